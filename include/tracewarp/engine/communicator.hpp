@@ -1,0 +1,56 @@
+// A group of ranks that run one simulation together. It hides MPI from everything above the
+// engine: models and I/O code take a Communicator and never include <mpi.h>.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace tracewarp {
+
+class Communicator {
+ public:
+  // MPI_COMM_WORLD and MPI_COMM_SELF; MPI must have been initialised (see MpiSession).
+  static Communicator world();
+  static Communicator self();
+
+  int rank() const;
+  int size() const;
+  // Ranks with the same colour form a new communicator, ordered by key.
+  Communicator split(int colour, int key) const;
+  // Ranks of this communicator that share this node's memory.
+  int ranks_on_node() const;
+
+  void barrier() const;
+  // Element-wise sums / maxima over all ranks, in place.
+  void sum(std::span<std::uint64_t> values) const;
+  void max(std::span<std::uint64_t> values) const;
+  double max(double value) const;
+  // Gathers `mine` from every rank, concatenated in rank order, on every rank.
+  std::vector<std::uint64_t> all_gather(std::span<const std::uint64_t> mine) const;
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+  explicit Communicator(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+// Initialises MPI (thread level FUNNELED: MPI stays on the main thread) for the life of the
+// object, and finalises it after; it is a no-op if MPI is already initialised.
+class MpiSession {
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  // Ends every rank now with the given exit code (for errors that only one rank saw).
+  [[noreturn]] static void abort(int exit_code);
+
+ private:
+  bool owns_ = false;
+};
+
+}  // namespace tracewarp

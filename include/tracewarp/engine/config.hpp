@@ -1,0 +1,42 @@
+// Engine settings: synchronisation mode, end time, placement, threads and the bounds on optimism.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tracewarp/engine/time.hpp"
+
+namespace tracewarp {
+
+enum class SyncMode {
+  sequential,      // one rank, one event list, no rollback: the reference result
+  optimistic,      // Time Warp on any number of ranks
+  rollback_check,  // optimistic, plus: every event is executed, undone and redone, and compared
+};
+SyncMode parse_sync_mode(const std::string& name);  // throws UsageError
+std::string to_string(SyncMode mode);
+
+enum class PlacementKind { block, round_robin, file };
+
+struct Placement {
+  PlacementKind kind = PlacementKind::block;
+  std::string file;  // with PlacementKind::file: a partition file (format in partitions/README.md)
+};
+Placement parse_placement(const std::string& text);  // "block", "round-robin" or a file path
+
+struct EngineConfig {
+  SyncMode sync = SyncMode::sequential;
+  Time end_time = kTimeInfinity;  // events at or after this time are never executed
+  Placement placement;
+  int threads = 1;  // TBB threads per rank available to event handlers
+
+  // Optimistic execution.
+  std::uint64_t gvt_interval = 2048;  // events a rank processes between GVT rounds
+  std::uint32_t poll_interval = 32;   // events between sending/receiving remote messages
+  Time optimism_window = 0;           // > 0: never run more than this far ahead of GVT
+  // Bytes of events, histories and state snapshots one rank may hold. 0 = automatic: half of
+  // the machine's memory shared by the ranks on this node.
+  std::uint64_t memory_budget_bytes = 0;
+};
+
+}  // namespace tracewarp

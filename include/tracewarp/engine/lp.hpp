@@ -1,0 +1,194 @@
+// Writing an LP type: the whole model-facing API of the engine.
+//
+// An LP type is a plain C++ class whose members are its state. It must be copyable and
+// equality-comparable (`bool operator==(const MyLp&) const = default;` is enough): the engine
+// saves state by copying it and the rollback check compares copies. It defines
+//
+//   void on_event(const Event& ev, EventContext& ctx);          // required
+//   void on_init(EventContext& ctx);                             // optional: initial events, t = 0
+//   void on_commit(const Event& ev, CommitContext& ctx) const;   // optional: output, see below
+//   void on_finish(FinishContext& ctx) const;                    // optional: end-of-run summary
+//
+// on_event must be a deterministic function of the LP's state and the event: all randomness comes
+// from a RandomStream member, nothing is read from globals, clocks or other LPs. It may be run
+// several times (optimistic execution rolls it back and runs it again) and its sends may be
+// cancelled. It therefore never writes output itself: it calls ctx.emit(tag, row), and the row
+// reaches on_commit once the event is committed (below global virtual time), exactly once,
+// in timestamp order per LP. on_commit is const: it hands rows to output objects that live
+// outside the simulated state (held by pointer), never changes the state.
+//
+// Example (a complete LP that bounces a token to a random LP):
+//
+//   struct Bouncer {
+//     RandomStream rng;
+//     LpId lps;
+//     void on_init(EventContext& ctx) { if (ctx.self() == 0) ctx.send(0, 1, kToken); }
+//     void on_event(const Event&, EventContext& ctx) { ctx.send(rng.below(lps), 10, kToken); }
+//     bool operator==(const Bouncer&) const = default;
+//   };
+//   sim.add_lps<Bouncer>({.name = "bouncer"}, 64, [](LpId id) { return Bouncer{{7, id}, 64}; });
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/engine/event.hpp"
+
+namespace tracewarp {
+
+using RecordTag = std::uint16_t;
+
+namespace detail {
+// What an EventContext forwards to; implemented by each synchronisation mode's kernel.
+class KernelPort {
+ public:
+  virtual void deliver(const Event& ev) = 0;
+  virtual void emit(RecordTag tag, const void* row, std::uint32_t size) = 0;
+
+ protected:
+  ~KernelPort() = default;
+};
+}  // namespace detail
+
+// Handed to on_init and on_event: the current time, the LP's own id, sending and emitting.
+class EventContext {
+ public:
+  EventContext(detail::KernelPort& port, LpId lp_count) : port_(&port), lp_count_(lp_count) {}
+
+  Time now() const noexcept { return now_; }
+  LpId self() const noexcept { return self_; }
+  LpId lp_count() const noexcept { return lp_count_; }
+
+  // Schedules an event of `kind` at now() + delay on LP `dest`. From on_event, delay >= 1 tick:
+  // every event lies strictly in the future of its cause, which is what makes the key order
+  // causal and every synchronisation mode execute each LP's events in the same order. From
+  // on_init, delay >= 0.
+  void send(LpId dest, Time delay, EventKind kind) { send_bytes(dest, delay, kind, nullptr, 0); }
+  template <class T>
+  void send(LpId dest, Time delay, EventKind kind, const T& payload) {
+    static_assert(std::is_trivially_copyable_v<T>, "payloads are trivially copyable values");
+    static_assert(sizeof(T) <= kMaxPayloadBytes, "payload larger than kMaxPayloadBytes");
+    send_bytes(dest, delay, kind, &payload, sizeof(T));
+  }
+
+  // Queues an output row; it is handed to on_commit if and when this event commits.
+  template <class T>
+  void emit(RecordTag tag, const T& row) {
+    static_assert(std::is_trivially_copyable_v<T>, "output rows are trivially copyable values");
+    port_->emit(tag, &row, sizeof(T));
+  }
+
+  // Engine side: set before each handler call.
+  void bind(detail::KernelPort& port, LpId self, Time now, std::uint64_t* send_seq, Time min_delay = 1) {
+    port_ = &port;
+    min_delay_ = min_delay;
+    self_ = self;
+    now_ = now;
+    send_seq_ = send_seq;
+  }
+
+ private:
+  void send_bytes(LpId dest, Time delay, EventKind kind, const void* payload, std::uint32_t size) {
+    if (delay < min_delay_ || delay > kTimeInfinity - now_ || dest >= lp_count_) [[unlikely]]
+      throw InvariantError("LP " + std::to_string(self_) + " sent an event to LP " + std::to_string(dest) +
+                           " with delay " + std::to_string(delay) + " (need delay >= " + std::to_string(min_delay_) +
+                           " and dest < " + std::to_string(lp_count_) + ")");
+    Event ev;
+    ev.key = EventKey::make(now_ + delay, kind, self_, (*send_seq_)++);
+    ev.dest = dest;
+    ev.payload_size = size;
+    if (size != 0) std::memcpy(ev.payload, payload, size);
+    port_->deliver(ev);
+  }
+
+  detail::KernelPort* port_;
+  LpId lp_count_;
+  LpId self_ = 0;
+  Time now_ = 0;
+  Time min_delay_ = 1;
+  std::uint64_t* send_seq_ = nullptr;
+};
+
+// The rows an event emitted, as seen by on_commit.
+class CommitContext {
+ public:
+  struct Record {
+    RecordTag tag;
+    std::span<const std::byte> bytes;
+    template <class T>
+    T as() const {
+      if (bytes.size() != sizeof(T)) throw InvariantError("output record of unexpected size");
+      T row;
+      std::memcpy(&row, bytes.data(), sizeof(T));
+      return row;
+    }
+  };
+
+  CommitContext(LpId self, std::span<const std::byte> records) : self_(self), records_(records) {}
+  LpId self() const noexcept { return self_; }
+
+  // Calls f(Record) for each emitted row, in emission order.
+  template <class F>
+  void for_each_record(F&& f) const {
+    std::size_t at = 0;
+    while (at < records_.size()) {
+      RecordHeader h;
+      std::memcpy(&h, records_.data() + at, sizeof h);
+      at += sizeof h;
+      f(Record{h.tag, records_.subspan(at, h.size)});
+      at += h.size;
+    }
+  }
+
+  // The encoding kernels use to store emitted rows: header then bytes.
+  struct RecordHeader {
+    RecordTag tag;
+    std::uint32_t size;
+  };
+  static void append(std::vector<std::byte>& out, RecordTag tag, const void* row, std::uint32_t size) {
+    RecordHeader h;
+    std::memset(&h, 0, sizeof h);  // no uninitialised padding: rows are compared bytewise
+    h.tag = tag;
+    h.size = size;
+    const auto* hp = reinterpret_cast<const std::byte*>(&h);
+    out.insert(out.end(), hp, hp + sizeof h);
+    const auto* rp = static_cast<const std::byte*>(row);
+    out.insert(out.end(), rp, rp + size);
+  }
+
+ private:
+  LpId self_;
+  std::span<const std::byte> records_;
+};
+
+// Handed to on_finish, after the last commit.
+class FinishContext {
+ public:
+  FinishContext(LpId self, Time end_time) : self_(self), end_time_(end_time) {}
+  LpId self() const noexcept { return self_; }
+  Time end_time() const noexcept { return end_time_; }
+
+ private:
+  LpId self_;
+  Time end_time_;
+};
+
+template <class L>
+concept LogicalProcess = std::copyable<L> && std::equality_comparable<L> &&
+                         requires(L& lp, const Event& ev, EventContext& ctx) { lp.on_event(ev, ctx); };
+
+// How an LP type saves state for rollback.
+//   checkpoint_interval = 1: copy the state before every event (small states; the default);
+//   checkpoint_interval = k > 1: copy it before every k-th event and, on rollback, restore the
+//   last copy and re-execute ("coast forward") the events since, with their sends suppressed.
+struct LpTypeOptions {
+  std::string name;
+  std::uint32_t checkpoint_interval = 1;
+};
+
+}  // namespace tracewarp

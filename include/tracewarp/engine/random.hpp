@@ -1,0 +1,59 @@
+// Per-LP counter-based random streams (Random123 Philox4x32-10).
+//
+// A stream is keyed by (seed, LP id) and advanced by a counter. Because the whole generator is a
+// few integers that live in the LP's state, rolling the LP's state back rolls the stream back
+// exactly, and the numbers an LP draws do not depend on where or when it runs.
+#pragma once
+
+#include <Random123/philox.h>
+
+#include <cmath>
+#include <cstdint>
+
+namespace tracewarp {
+
+class RandomStream {
+ public:
+  RandomStream() = default;
+  RandomStream(std::uint64_t seed, std::uint64_t lp_id)
+      : seed_(seed), stream_(lp_id) {}
+
+  // 64 uniformly distributed bits.
+  std::uint64_t next_u64() {
+    if (used_ >= 2) refill();
+    return block_[used_++];
+  }
+  // Uniform in [0, 1) with 53 bits of resolution.
+  double uniform() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+  // Uniform integer in [0, n), n > 0 (Lemire's multiply-shift; bias below 2^-64 * n).
+  std::uint64_t below(std::uint64_t n) {
+    __extension__ using u128 = unsigned __int128;
+    return static_cast<std::uint64_t>((static_cast<u128>(next_u64()) * n) >> 64);
+  }
+  // Exponentially distributed with the given mean.
+  double exponential(double mean) { return -mean * std::log1p(-uniform()); }
+
+  std::uint64_t draws() const { return counter_ * 2 - (2 - used_); }
+  friend bool operator==(const RandomStream&, const RandomStream&) = default;
+
+ private:
+  void refill() {
+    using Philox = r123::Philox4x32;
+    Philox::ctr_type ctr = {{static_cast<std::uint32_t>(counter_), static_cast<std::uint32_t>(counter_ >> 32),
+                             static_cast<std::uint32_t>(stream_), static_cast<std::uint32_t>(stream_ >> 32)}};
+    Philox::key_type key = {{static_cast<std::uint32_t>(seed_), static_cast<std::uint32_t>(seed_ >> 32)}};
+    const Philox::ctr_type out = Philox()(ctr, key);
+    block_[0] = (std::uint64_t{out[0]} << 32) | out[1];
+    block_[1] = (std::uint64_t{out[2]} << 32) | out[3];
+    ++counter_;
+    used_ = 0;
+  }
+
+  std::uint64_t seed_ = 0;
+  std::uint64_t stream_ = 0;
+  std::uint64_t counter_ = 0;
+  std::uint64_t block_[2] = {0, 0};
+  std::uint32_t used_ = 2;
+};
+
+}  // namespace tracewarp

@@ -1,0 +1,21 @@
+// Simulated time: integer ticks. Models choose the unit; nanoseconds are recommended and are what
+// every tracewarp model uses (a year is 3.2e16 ns, far below the int64 limit of 9.2e18).
+// No floating point ever takes part in event ordering.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace tracewarp {
+
+using Time = std::int64_t;
+
+inline constexpr Time kTimeInfinity = std::numeric_limits<Time>::max();
+inline constexpr Time kTicksPerSecond = 1'000'000'000;  // nanoseconds
+
+constexpr Time from_seconds(std::int64_t s) { return s * kTicksPerSecond; }
+inline Time from_seconds(double s) { return static_cast<Time>(std::llround(s * kTicksPerSecond)); }
+constexpr double to_seconds(Time t) { return static_cast<double>(t) / kTicksPerSecond; }
+
+}  // namespace tracewarp

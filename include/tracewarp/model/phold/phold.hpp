@@ -1,0 +1,79 @@
+// PHOLD, the standard synthetic benchmark of parallel discrete-event engines (as in ROSS).
+//
+// Every LP starts with `events_per_lp` events. Executing an event sends exactly one new event:
+// with probability `remote` to an LP drawn uniformly from the whole model, otherwise to itself,
+// after lookahead + Exp(mean - lookahead) time units. One time unit is one simulated second.
+// The committed result is summarised by the number of committed events and an order-independent
+// checksum over their keys, which must be identical in every synchronisation mode, for any
+// number of ranks and threads.
+#pragma once
+
+#include <cstdint>
+
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/engine/config.hpp"
+#include "tracewarp/engine/lp.hpp"
+#include "tracewarp/engine/random.hpp"
+#include "tracewarp/engine/stats.hpp"
+
+namespace tracewarp::phold {
+
+struct Params {
+  LpId lps = 1024;                  // in total
+  std::uint32_t events_per_lp = 16;
+  double remote = 0.1;
+  double mean = 1.0;
+  double lookahead = 0.1;
+  double end = 1000.0;
+  std::uint64_t seed = 1;
+  void validate() const;  // throws UsageError
+};
+
+// Committed-event tally of one rank; lives outside LP state (it is written from on_commit).
+struct Tally {
+  std::uint64_t committed = 0;
+  std::uint64_t checksum = 0;
+};
+
+// The constants every LP reads; shared, never changed during a run.
+struct Shared {
+  LpId lps;
+  double remote;
+  Time lookahead;     // ticks
+  double exp_mean;    // ticks, mean - lookahead
+  std::uint32_t events_per_lp;
+};
+
+inline constexpr EventKind kPholdEvent = 1;
+
+class PholdLp {
+ public:
+  PholdLp(LpId id, std::uint64_t seed, const Shared* shared, Tally* tally)
+      : rng_(seed, id), shared_(shared), tally_(tally) {}
+
+  void on_init(EventContext& ctx);
+  void on_event(const Event& ev, EventContext& ctx);
+  void on_commit(const Event& ev, CommitContext& ctx) const;
+  bool operator==(const PholdLp&) const = default;
+
+ private:
+  Time next_delay();
+
+  RandomStream rng_;
+  const Shared* shared_;
+  Tally* tally_;
+};
+
+// The contribution of one committed event to the checksum.
+std::uint64_t event_hash(const Event& ev);
+
+struct Result {
+  RunStats stats;
+  std::uint64_t committed = 0;  // over all ranks
+  std::uint64_t checksum = 0;   // over all ranks
+};
+
+// Builds PHOLD on `comm` and runs it to params.end.
+Result run(const Communicator& comm, const Params& params, EngineConfig engine);
+
+}  // namespace tracewarp::phold

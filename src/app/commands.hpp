@@ -1,0 +1,27 @@
+// The subcommands of the tracewarp executable; each file adds one to the CLI11 app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace tracewarp::app {
+
+// A subcommand's work, run after parsing (inside the MPI session and the error handler).
+using Action = std::function<void()>;
+
+void add_bench_command(CLI::App& app, Action& action);
+
+// Options every engine-driven command shares.
+struct EngineOptions {
+  std::string sync = "sequential";
+  int threads = 1;
+  std::string placement = "block";
+  std::uint64_t gvt_interval = 2048;
+  std::uint32_t poll_interval = 32;
+  double window = 0;                  // simulated seconds
+  std::uint64_t memory_budget_mib = 0;
+};
+void add_engine_options(CLI::App& cmd, EngineOptions& options);
+
+}  // namespace tracewarp::app

@@ -1,0 +1,93 @@
+#include "tracewarp/engine/communicator.hpp"
+
+#include <cstdlib>
+
+#include "communicator_impl.hpp"
+
+namespace tracewarp {
+namespace {
+
+std::shared_ptr<Communicator::Impl> wrap(MPI_Comm comm, bool owned) {
+  auto impl = std::make_shared<Communicator::Impl>();
+  impl->comm = comm;
+  impl->owned = owned;
+  return impl;
+}
+
+}  // namespace
+
+Communicator Communicator::world() { return Communicator(wrap(MPI_COMM_WORLD, false)); }
+Communicator Communicator::self() { return Communicator(wrap(MPI_COMM_SELF, false)); }
+
+int Communicator::rank() const {
+  int r = 0;
+  MPI_Comm_rank(impl_->comm, &r);
+  return r;
+}
+
+int Communicator::size() const {
+  int s = 1;
+  MPI_Comm_size(impl_->comm, &s);
+  return s;
+}
+
+Communicator Communicator::split(int colour, int key) const {
+  MPI_Comm out;
+  MPI_Comm_split(impl_->comm, colour, key, &out);
+  return Communicator(wrap(out, true));
+}
+
+int Communicator::ranks_on_node() const {
+  MPI_Comm node;
+  MPI_Comm_split_type(impl_->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int n = 1;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_free(&node);
+  return n;
+}
+
+void Communicator::barrier() const { MPI_Barrier(impl_->comm); }
+
+void Communicator::sum(std::span<std::uint64_t> values) const {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_SUM,
+                impl_->comm);
+}
+
+void Communicator::max(std::span<std::uint64_t> values) const {
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_MAX,
+                impl_->comm);
+}
+
+double Communicator::max(double value) const {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, impl_->comm);
+  return value;
+}
+
+std::vector<std::uint64_t> Communicator::all_gather(std::span<const std::uint64_t> mine) const {
+  std::vector<std::uint64_t> all(mine.size() * static_cast<std::size_t>(size()));
+  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
+                static_cast<int>(mine.size()), MPI_UINT64_T, impl_->comm);
+  return all;
+}
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) return;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  owns_ = true;
+}
+
+MpiSession::~MpiSession() {
+  if (owns_) MPI_Finalize();
+}
+
+void MpiSession::abort(int exit_code) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::exit(exit_code);
+}
+
+}  // namespace tracewarp

@@ -1,0 +1,42 @@
+// What both synchronisation kernels receive from Simulation::run: this rank's LPs and the
+// placement of all LPs.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/engine/config.hpp"
+#include "tracewarp/engine/detail/lp_runtime.hpp"
+#include "tracewarp/engine/partition.hpp"
+#include "tracewarp/engine/stats.hpp"
+
+namespace tracewarp::detail {
+
+struct LocalLp {
+  LpId id;
+  std::unique_ptr<LpRuntime> runtime;
+  std::uint32_t checkpoint_interval;
+};
+
+struct KernelSetup {
+  const Communicator& comm;
+  const EngineConfig& config;
+  Partition partition;
+  LpId lp_count = 0;
+  std::vector<LocalLp> lps;                // the LPs this rank owns, by increasing id
+  std::vector<std::uint32_t> local_index;  // global id -> index in lps (for owned LPs)
+  std::uint64_t memory_budget_bytes = 0;   // resolved (never 0)
+};
+
+inline constexpr const char* kEmitInInit =
+    "an LP emitted output from on_init; output can only come from events (it is released on commit)";
+
+RankStats run_sequential(KernelSetup& setup);
+RankStats run_optimistic(KernelSetup& setup);
+
+// Bytes of engine memory a rank holds, for the budget; shared wording of the budget error.
+std::string memory_budget_message(int rank, std::uint64_t held, std::uint64_t budget, std::uint64_t pending,
+                                  std::uint64_t uncommitted);
+
+}  // namespace tracewarp::detail

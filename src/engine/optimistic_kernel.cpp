@@ -1,0 +1,523 @@
+// Optimistic mode (Time Warp). Each rank executes its LPs' events speculatively in key order.
+// An event arriving in an LP's past (a straggler) or the cancellation of an event the LP already
+// executed rolls the LP back: its state is restored, the events it sent since are cancelled by
+// anti-messages, and the undone events return to the pending list. Periodic GVT rounds find the
+// time below which nothing can change any more; events below it are committed (their output
+// released, in key order per LP) and their memory reclaimed (fossil collection).
+//
+// Where things happen:
+//   execute()          runs one event, saving state first (every event or every k-th)
+//   rollback()         undoes an LP back to a key: anti-messages, requeue, restore, coast forward
+//   annihilate()       a cancellation meets its event (pending: dropped; processed: rollback)
+//   gvt_round()        the GVT algorithm (see transport.hpp)
+//   fossil_collect()   commit below GVT, then free what no rollback can need
+//   check_event()      rollback-check mode: execute, undo, redo, compare
+#include <algorithm>
+#include <unordered_map>
+
+#include "event_pool.hpp"
+#include "event_queue.hpp"
+#include "kernel.hpp"
+#include "transport.hpp"
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::detail {
+namespace {
+
+constexpr std::uint32_t kRemoteSlot = ~0u;
+constexpr std::uint64_t kBudgetExhausted = 1;
+
+// One executed, not yet fossil-collected event of an LP.
+struct ProcessedEvent {
+  std::uint32_t slot = 0;            // the event, in the pool
+  std::uint32_t sent_count = 0;      // events it sent (the last ones in the LP's sent log)
+  std::uint64_t seq_before = 0;      // the LP's send counter before it ran
+  std::uint64_t checkpoint_abs = 0;  // history position of the newest state copy at or before it
+  std::vector<std::byte> output;     // rows emitted, released on commit
+};
+
+// Enough to cancel a sent event: where it went and which it was.
+struct SentRef {
+  EventKey key;
+  LpId dest;
+  std::uint32_t slot;  // pool slot if the destination is on this rank, else kRemoteSlot
+};
+
+struct LpState {
+  LocalLp* lp = nullptr;
+  std::uint64_t send_seq = 0;
+  EventKey last_key = kMinKey;  // key of the last executed event
+  // History positions are absolute (they count from the LP's first event) so that records keep
+  // their identity while the front is fossil-collected.
+  Ring<ProcessedEvent> history;
+  std::uint64_t base_abs = 0;       // position of history.front()
+  std::uint64_t committed_abs = 0;  // positions below this are committed
+  std::uint64_t last_checkpoint_abs = 0;
+  Ring<SentRef> sent;
+  bool in_dirty_list = false;
+
+  std::uint64_t end_abs() const { return base_abs + history.size(); }
+  ProcessedEvent& at_abs(std::uint64_t abs) { return history[abs - base_abs]; }
+};
+
+struct RemoteId {
+  std::uint64_t kind_sender;
+  std::uint64_t seq;
+  bool operator==(const RemoteId&) const = default;
+};
+struct RemoteIdHash {
+  std::size_t operator()(const RemoteId& id) const noexcept {
+    std::uint64_t x = id.kind_sender * 0x9E3779B97F4A7C15ull ^ id.seq;
+    x ^= x >> 31;
+    return static_cast<std::size_t>(x * 0xBF58476D1CE4E5B9ull);
+  }
+};
+
+class OptimisticKernel final : public KernelPort {
+ public:
+  explicit OptimisticKernel(KernelSetup& setup)
+      : setup_(setup),
+        config_(setup.config),
+        end_(setup.config.end_time),
+        check_mode_(setup.config.sync == SyncMode::rollback_check),
+        transport_(setup.comm),
+        ctx_(*this, setup.lp_count),
+        states_(setup.lps.size()) {
+    for (std::size_t i = 0; i < states_.size(); ++i) states_[i].lp = &setup.lps[i];
+  }
+
+  RankStats run() {
+    for (LpState& s : states_) {
+      current_ = &s;
+      current_record_ = nullptr;
+      ctx_.bind(*this, s.lp->id, 0, &s.send_seq, /*min_delay=*/0);
+      s.lp->runtime->init(ctx_);
+    }
+    current_ = nullptr;
+    drain_deferred();
+
+    for (;;) {
+      std::uint64_t executed = 0;
+      while (executed < config_.gvt_interval) {
+        if (executed % config_.poll_interval == 0) exchange_messages();
+        const std::uint32_t slot = next_executable();
+        if (slot == kRemoteSlot) break;  // nothing this rank may execute before the next GVT
+        if (check_mode_)
+          check_event(slot);
+        else
+          execute(slot);
+        ++executed;
+      }
+      gvt_round();
+      fossil_collect(gvt_);
+      if (gvt_ >= end_) break;
+    }
+    transport_.drain_all([](const Event&, bool) {});
+    for (LpState& s : states_) {
+      FinishContext finish(s.lp->id, end_);
+      s.lp->runtime->finish(finish);
+    }
+    stats_.peak_engine_bytes = peak_bytes_;
+    return stats_;
+  }
+
+ private:
+  LpState& state_of(LpId id) { return states_[setup_.local_index[id]]; }
+
+  // ---- executing -------------------------------------------------------------------------
+
+  // The slot of the lowest pending event if this rank may execute it now, else kRemoteSlot.
+  std::uint32_t next_executable() {
+    const Time top = pending_min();
+    if (top >= end_) return kRemoteSlot;
+    if (config_.optimism_window > 0 && top > gvt_ + config_.optimism_window) return kRemoteSlot;
+    // Over budget, only events that cannot be rolled back (at GVT) may run: they free memory
+    // at the next fossil collection and guarantee progress.
+    if (over_budget_ && top > gvt_) return kRemoteSlot;
+    const std::uint32_t slot = queue_.top().slot;
+    queue_.pop();
+    return slot;
+  }
+
+  // Time of the lowest pending event, dropping cancelled entries on the way.
+  Time pending_min() {
+    while (!queue_.empty()) {
+      const QueueEntry& top = queue_.top();
+      if (pool_.slot(top.slot).state != SlotState::cancelled) return top.key.time;
+      const std::uint32_t slot = top.slot;
+      queue_.pop();
+      release(slot);
+    }
+    return kTimeInfinity;
+  }
+
+  void execute(std::uint32_t slot) {
+    EventSlot& es = pool_.slot(slot);
+    const Event& ev = es.event;
+    LpState& s = state_of(ev.dest);
+    const std::uint64_t abs = s.end_abs();
+    if (s.history.empty() || abs - s.last_checkpoint_abs >= s.lp->checkpoint_interval) {
+      s.lp->runtime->push_snapshot();
+      s.last_checkpoint_abs = abs;
+      snapshot_bytes_ += s.lp->runtime->state_bytes();
+    }
+    ProcessedEvent& rec = s.history.push_back_slot();
+    rec.slot = slot;
+    rec.sent_count = 0;
+    rec.seq_before = s.send_seq;
+    rec.checkpoint_abs = s.last_checkpoint_abs;
+    rec.output.clear();
+    es.state = SlotState::processed;
+    ++uncommitted_;
+    if (!s.in_dirty_list) {
+      s.in_dirty_list = true;
+      dirty_.push_back(static_cast<std::uint32_t>(&s - states_.data()));
+    }
+
+    current_ = &s;
+    current_record_ = &rec;
+    ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq);
+    s.lp->runtime->execute(ev, ctx_);
+    current_ = nullptr;
+    current_record_ = nullptr;
+    s.last_key = ev.key;
+    drain_deferred();
+  }
+
+  // KernelPort: a send from the running handler.
+  void deliver(const Event& ev) override {
+    if (coasting_) return;  // coast-forward re-execution: these events were sent the first time
+    if (capture_) captured_.push_back(ev);
+    // Sends from on_init belong to no executed event and can never be cancelled.
+    const bool cancellable = current_record_ != nullptr;
+    if (cancellable) ++current_record_->sent_count;
+    const int rank = setup_.partition.rank_of(ev.dest);
+    if (rank == transport_.rank()) {
+      const std::uint32_t slot = pool_.alloc();
+      EventSlot& es = pool_.slot(slot);
+      es.event = ev;
+      es.state = SlotState::pending;
+      es.from_remote = false;
+      if (cancellable) current_->sent.push_back({ev.key, ev.dest, slot});
+      deferred_.push_back({slot, false});
+    } else {
+      if (cancellable) current_->sent.push_back({ev.key, ev.dest, kRemoteSlot});
+      transport_.post(rank, ev, /*anti=*/false);
+      ++stats_.remote_sent;
+    }
+  }
+
+  void emit(RecordTag tag, const void* row, std::uint32_t size) override {
+    if (coasting_) return;
+    if (current_record_ == nullptr) throw InvariantError(kEmitInInit);
+    CommitContext::append(current_record_->output, tag, row, size);
+  }
+
+  // ---- arrivals, cancellations and rollback ---------------------------------------------------
+
+  struct Delivery {
+    std::uint32_t slot;
+    bool anti;
+  };
+
+  // Local sends and cancellations are applied after the handler returns (never inside it), in
+  // the order they were made; applying them can roll back LPs, which adds more.
+  void drain_deferred() {
+    for (std::size_t i = 0; i < deferred_.size(); ++i) {
+      const Delivery d = deferred_[i];
+      if (d.anti)
+        annihilate(d.slot);
+      else
+        enqueue(d.slot);
+    }
+    deferred_.clear();
+  }
+
+  void enqueue(std::uint32_t slot) {
+    const Event& ev = pool_[slot];
+    LpState& s = state_of(ev.dest);
+    if (ev.key < s.last_key) rollback(s, ev.key, /*inclusive=*/false);
+    queue_.push(ev.key, slot);
+  }
+
+  void annihilate(std::uint32_t slot) {
+    EventSlot& es = pool_.slot(slot);
+    if (es.state == SlotState::processed) rollback(state_of(es.event.dest), es.event.key, /*inclusive=*/true);
+    // Now pending with an entry in the queue; the entry is dropped when it reaches the top.
+    es.state = SlotState::cancelled;
+    if (es.from_remote) {
+      remote_index_.erase({es.event.key.kind_sender, es.event.key.seq});
+      es.from_remote = false;
+    }
+  }
+
+  void on_remote(const Event& ev, bool anti) {
+    if (!anti) {
+      const std::uint32_t slot = pool_.alloc();
+      EventSlot& es = pool_.slot(slot);
+      es.event = ev;
+      es.state = SlotState::pending;
+      es.from_remote = true;
+      remote_index_.emplace(RemoteId{ev.key.kind_sender, ev.key.seq}, slot);
+      enqueue(slot);
+    } else {
+      const auto it = remote_index_.find({ev.key.kind_sender, ev.key.seq});
+      if (it == remote_index_.end())
+        throw InvariantError("anti-message for an unknown event (sender LP " + std::to_string(ev.key.sender()) +
+                             ", time " + std::to_string(ev.key.time) + ")");
+      annihilate(it->second);
+    }
+    drain_deferred();
+  }
+
+  // Undoes every executed event of s whose key is greater than `key` (or equal, if inclusive).
+  void rollback(LpState& s, const EventKey& key, bool inclusive) {
+    std::size_t keep = s.history.size();
+    while (keep > 0) {
+      const EventKey& k = pool_[s.history[keep - 1].slot].key;
+      if (k < key || (!inclusive && k == key)) break;
+      --keep;
+    }
+    if (keep == s.history.size()) return;
+    const std::uint64_t keep_abs = s.base_abs + keep;
+    if (keep_abs < s.committed_abs)
+      throw InvariantError("rollback of LP " + std::to_string(s.lp->id) + " below GVT (time " +
+                           std::to_string(key.time) + " < GVT " + std::to_string(gvt_) + ")");
+    ++stats_.rollbacks;
+    LpRuntime& runtime = *s.lp->runtime;
+    for (std::size_t i = s.history.size(); i-- > keep;) {
+      ProcessedEvent& rec = s.history[i];
+      for (std::uint32_t j = 0; j < rec.sent_count; ++j) {
+        cancel(s.sent.back());
+        s.sent.pop_back();
+      }
+      EventSlot& es = pool_.slot(rec.slot);
+      es.state = SlotState::pending;
+      queue_.push(es.event.key, rec.slot);
+      ++stats_.rolled_back;
+      --uncommitted_;
+      if (i > keep && rec.checkpoint_abs == s.base_abs + i) drop_back_snapshot(s);
+    }
+    // Restore the state as it was before history[keep].
+    const ProcessedEvent& first_undone = s.history[keep];
+    runtime.restore_back_snapshot();
+    if (first_undone.checkpoint_abs == keep_abs)
+      drop_back_snapshot(s);
+    else
+      coast_forward(s, first_undone.checkpoint_abs, keep_abs);
+    s.send_seq = first_undone.seq_before;
+    s.history.truncate(keep);
+    s.last_key = keep > 0 ? pool_[s.history[keep - 1].slot].key : kMinKey;
+    if (keep > 0) s.last_checkpoint_abs = s.history[keep - 1].checkpoint_abs;
+  }
+
+  // Re-executes history[from_abs, to_abs) on the state restored from the checkpoint at from_abs,
+  // without sending or emitting anything: those effects of the first execution still stand.
+  void coast_forward(LpState& s, std::uint64_t from_abs, std::uint64_t to_abs) {
+    coasting_ = true;
+    s.send_seq = s.at_abs(from_abs).seq_before;
+    for (std::uint64_t a = from_abs; a < to_abs; ++a) {
+      const Event& ev = pool_[s.at_abs(a).slot];
+      ctx_.bind(*this, s.lp->id, ev.time(), &s.send_seq);
+      s.lp->runtime->execute(ev, ctx_);
+    }
+    coasting_ = false;
+    if (s.send_seq != s.at_abs(to_abs).seq_before)
+      throw RollbackCheckError("LP " + std::to_string(s.lp->id) +
+                               ": coast-forward re-execution sent a different number of events than the first "
+                               "execution; its event handler is not deterministic");
+  }
+
+  void cancel(const SentRef& ref) {
+    ++stats_.anti_messages;
+    if (ref.slot != kRemoteSlot) {
+      deferred_.push_back({ref.slot, true});
+    } else {
+      Event anti;
+      anti.key = ref.key;
+      anti.dest = ref.dest;
+      anti.payload_size = 0;
+      transport_.post(setup_.partition.rank_of(ref.dest), anti, /*anti=*/true);
+    }
+  }
+
+  void drop_back_snapshot(LpState& s) {
+    s.lp->runtime->pop_back_snapshot();
+    snapshot_bytes_ -= s.lp->runtime->state_bytes();
+  }
+
+  void release(std::uint32_t slot) {
+    EventSlot& es = pool_.slot(slot);
+    if (es.from_remote) {
+      remote_index_.erase({es.event.key.kind_sender, es.event.key.seq});
+      es.from_remote = false;
+    }
+    pool_.free(slot);
+  }
+
+  // ---- messages, GVT, commit ---------------------------------------------------------------
+
+  void exchange_messages() {
+    transport_.flush();
+    transport_.poll([this](const Event& ev, bool anti) { on_remote(ev, anti); });
+    peak_bytes_ = std::max(peak_bytes_, held_bytes());
+    over_budget_ = held_bytes() > setup_.memory_budget_bytes;
+  }
+
+  void gvt_round() {
+    ++stats_.gvt_rounds;
+    transport_.begin_round();
+    Transport::Reduction r;
+    do {
+      exchange_messages();
+      r = transport_.reduce(pending_min(), budget_failure_ ? kBudgetExhausted : 0);
+    } while (r.white_in_transit != 0);
+    transport_.end_round();
+    if (r.flags & kBudgetExhausted) {
+      if (budget_failure_) throw MemoryBudgetError(budget_message_);
+      throw PeerFailure("memory budget exhausted on another rank");
+    }
+    gvt_ = r.min_time;
+  }
+
+  void fossil_collect(Time gvt) {
+    std::size_t kept = 0;
+    for (const std::uint32_t index : dirty_) {
+      LpState& s = states_[index];
+      commit_below(s, gvt);
+      free_unneeded(s);
+      if (s.committed_abs < s.end_abs())
+        dirty_[kept++] = index;
+      else
+        s.in_dirty_list = false;
+    }
+    dirty_.resize(kept);
+    // Memory that cannot be freed by waiting (nothing uncommitted) means the budget is too small.
+    if (held_bytes() > setup_.memory_budget_bytes && uncommitted_ == 0 && !budget_failure_) {
+      budget_failure_ = true;
+      budget_message_ = memory_budget_message(transport_.rank(), held_bytes(), setup_.memory_budget_bytes,
+                                              pool_.live(), uncommitted_);
+    }
+  }
+
+  void commit_below(LpState& s, Time gvt) {
+    while (s.committed_abs < s.end_abs()) {
+      ProcessedEvent& rec = s.at_abs(s.committed_abs);
+      const Event& ev = pool_[rec.slot];
+      if (ev.time() >= gvt) break;
+      CommitContext commit(s.lp->id, rec.output);
+      s.lp->runtime->commit(ev, commit);
+      rec.output.clear();
+      ++s.committed_abs;
+      ++stats_.committed;
+      --uncommitted_;
+    }
+  }
+
+  // Drops the committed records that no rollback can need: those before the newest checkpoint
+  // at or below the first uncommitted record (coast-forward starts there).
+  void free_unneeded(LpState& s) {
+    const std::uint64_t keep_from =
+        s.committed_abs < s.end_abs() ? s.at_abs(s.committed_abs).checkpoint_abs : s.end_abs();
+    while (s.base_abs < keep_from) {
+      ProcessedEvent& rec = s.history.front();
+      for (std::uint32_t j = 0; j < rec.sent_count; ++j) s.sent.pop_front();
+      if (rec.checkpoint_abs == s.base_abs) {
+        s.lp->runtime->pop_front_snapshot();
+        snapshot_bytes_ -= s.lp->runtime->state_bytes();
+      }
+      release(rec.slot);
+      s.history.pop_front();
+      ++s.base_abs;
+    }
+  }
+
+  std::uint64_t held_bytes() const {
+    return pool_.live() * sizeof(EventSlot) + queue_.size() * sizeof(QueueEntry) +
+           uncommitted_ * (sizeof(ProcessedEvent) + sizeof(SentRef)) + snapshot_bytes_;
+  }
+
+  // ---- rollback check --------------------------------------------------------------------
+
+  // Executes the event, undoes it through the ordinary rollback path (restoring a checkpoint and
+  // coasting forward where the LP type uses periodic checkpoints), executes it again and
+  // demands the same state, the same sent events and the same output.
+  void check_event(std::uint32_t slot) {
+    const LpId dest = pool_[slot].dest;
+    const EventKey key = pool_[slot].key;
+    LpState& s = state_of(dest);
+
+    capture_ = true;
+    captured_.clear();
+    execute(slot);
+    std::vector<Event> first_sends = std::move(captured_);
+    const std::shared_ptr<const void> first_state = s.lp->runtime->copy_state();
+    const std::vector<std::byte> first_output = s.history.back().output;
+    const std::uint64_t first_seq = s.send_seq;
+
+    rollback(s, key, /*inclusive=*/true);
+    drain_deferred();
+    if (pending_min() != key.time || queue_.top().slot != slot)
+      throw InvariantError("rollback check: the undone event is not the next pending event");
+    queue_.pop();
+    captured_.clear();
+    execute(slot);
+    capture_ = false;
+
+    const auto where = [&] {
+      return "LP " + std::to_string(dest) + ", event kind " + std::to_string(key.kind()) + " at time " +
+             std::to_string(key.time);
+    };
+    if (!s.lp->runtime->state_equals(first_state.get()))
+      throw RollbackCheckError("rollback check failed: " + where() +
+                               ": re-executing the event after a rollback gave a different LP state "
+                               "(the handler depends on something outside its state)");
+    if (captured_ != first_sends || s.send_seq != first_seq)
+      throw RollbackCheckError("rollback check failed: " + where() +
+                               ": re-executing the event after a rollback sent different events");
+    if (s.history.back().output != first_output)
+      throw RollbackCheckError("rollback check failed: " + where() +
+                               ": re-executing the event after a rollback emitted different output");
+  }
+
+  KernelSetup& setup_;
+  const EngineConfig& config_;
+  const Time end_;
+  const bool check_mode_;
+  Transport transport_;
+  EventContext ctx_;
+  std::vector<LpState> states_;
+  EventPool pool_;
+  EventQueue queue_;
+  std::vector<Delivery> deferred_;
+  std::unordered_map<RemoteId, std::uint32_t, RemoteIdHash> remote_index_;
+  std::vector<std::uint32_t> dirty_;  // LPs with uncommitted history
+  LpState* current_ = nullptr;
+  ProcessedEvent* current_record_ = nullptr;
+  bool coasting_ = false;
+  bool capture_ = false;
+  std::vector<Event> captured_;
+  Time gvt_ = 0;
+  std::uint64_t uncommitted_ = 0;
+  std::uint64_t snapshot_bytes_ = 0;
+  std::uint64_t peak_bytes_ = 0;
+  bool over_budget_ = false;
+  bool budget_failure_ = false;
+  std::string budget_message_;
+  RankStats stats_;
+};
+
+}  // namespace
+
+RankStats run_optimistic(KernelSetup& setup) { return OptimisticKernel(setup).run(); }
+
+std::string memory_budget_message(int rank, std::uint64_t held, std::uint64_t budget, std::uint64_t pending,
+                                  std::uint64_t uncommitted) {
+  const auto mib = [](std::uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; };
+  return "memory budget exhausted on rank " + std::to_string(rank) + ": the engine holds " + mib(held) +
+         " (" + std::to_string(pending) + " events, " + std::to_string(uncommitted) +
+         " uncommitted) after committing all it could, budget is " + mib(budget) +
+         "; raise --memory-budget (MiB per rank) or use more ranks";
+}
+
+}  // namespace tracewarp::detail

@@ -1,0 +1,81 @@
+// Sequential mode: one global event list, no rollback. Every event is committed as soon as it
+// has been executed. This is the reference every other mode must reproduce.
+#include "event_pool.hpp"
+#include "event_queue.hpp"
+#include "kernel.hpp"
+
+namespace tracewarp::detail {
+namespace {
+
+class SequentialKernel final : public KernelPort {
+ public:
+  explicit SequentialKernel(KernelSetup& setup)
+      : setup_(setup), ctx_(*this, setup.lp_count), send_seq_(setup.lps.size(), 0) {}
+
+  RankStats run() {
+    const Time end = setup_.config.end_time;
+    initialising_ = true;
+    for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
+      ctx_.bind(*this, setup_.lps[i].id, 0, &send_seq_[i], /*min_delay=*/0);
+      setup_.lps[i].runtime->init(ctx_);
+    }
+    initialising_ = false;
+    check_budget();
+    std::uint64_t committed = 0;
+    while (!queue_.empty()) {
+      const QueueEntry top = queue_.top();
+      if (top.key.time >= end) break;
+      queue_.pop();
+      const Event& ev = pool_[top.slot];
+      const std::uint32_t li = setup_.local_index[ev.dest];
+      LpRuntime& lp = *setup_.lps[li].runtime;
+      ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[li]);
+      lp.execute(ev, ctx_);
+      CommitContext commit(ev.dest, records_);
+      lp.commit(ev, commit);
+      records_.clear();
+      pool_.free(top.slot);
+      if ((++committed & 0xFFF) == 0) check_budget();
+    }
+    for (const auto& lp : setup_.lps) {
+      FinishContext finish(lp.id, end);
+      lp.runtime->finish(finish);
+    }
+    RankStats stats;
+    stats.committed = committed;
+    stats.peak_engine_bytes = peak_bytes_;
+    return stats;
+  }
+
+ private:
+  void deliver(const Event& ev) override {
+    const std::uint32_t slot = pool_.alloc();
+    pool_[slot] = ev;
+    queue_.push(ev.key, slot);
+  }
+  void emit(RecordTag tag, const void* row, std::uint32_t size) override {
+    if (initialising_) throw InvariantError(kEmitInInit);
+    CommitContext::append(records_, tag, row, size);
+  }
+  void check_budget() {
+    const std::uint64_t held = pool_.live() * sizeof(EventSlot) + queue_.size() * sizeof(QueueEntry);
+    peak_bytes_ = std::max(peak_bytes_, held);
+    if (held > setup_.memory_budget_bytes)
+      throw MemoryBudgetError(memory_budget_message(0, held, setup_.memory_budget_bytes, pool_.live(), 0));
+  }
+
+  KernelSetup& setup_;
+  EventContext ctx_;
+  std::vector<std::uint64_t> send_seq_;
+  EventPool pool_;
+  EventQueue queue_;
+  std::vector<std::byte> records_;
+  std::uint64_t peak_bytes_ = 0;
+  bool initialising_ = false;
+};
+
+}  // namespace
+
+RankStats run_sequential(KernelSetup& setup) { return SequentialKernel(setup).run(); }
+
+}  // namespace tracewarp::detail

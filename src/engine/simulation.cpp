@@ -1,0 +1,106 @@
+#include "tracewarp/engine/simulation.hpp"
+
+#include <tbb/global_control.h>
+
+#include <chrono>
+
+#include "kernel.hpp"
+#include "tracewarp/core/memory.hpp"
+
+namespace tracewarp {
+namespace {
+
+std::uint64_t resolve_memory_budget(const EngineConfig& config, const Communicator& comm) {
+  if (config.memory_budget_bytes > 0) return config.memory_budget_bytes;
+  const std::uint64_t physical = physical_memory_bytes();
+  const std::uint64_t share = physical / 2 / static_cast<std::uint64_t>(comm.ranks_on_node());
+  return share > 0 ? share : std::uint64_t{1} << 30;
+}
+
+// Per-rank statistics travel as a flat array of these fields.
+constexpr std::size_t kStatFields = 8;
+void to_array(const RankStats& s, std::uint64_t* out) {
+  const std::uint64_t values[kStatFields] = {s.committed, s.rolled_back, s.rollbacks, s.anti_messages,
+                                             s.remote_sent, s.gvt_rounds, s.peak_rss_bytes, s.peak_engine_bytes};
+  std::copy(values, values + kStatFields, out);
+}
+RankStats from_array(const std::uint64_t* in) {
+  return {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]};
+}
+
+}  // namespace
+
+Simulation::Simulation(Communicator comm, EngineConfig config) : comm_(std::move(comm)), config_(std::move(config)) {
+  if (config_.threads < 1) throw UsageError("threads must be at least 1");
+  if (config_.gvt_interval < 1 || config_.poll_interval < 1)
+    throw UsageError("gvt and poll intervals must be at least 1");
+  if (config_.sync == SyncMode::sequential && comm_.size() > 1)
+    throw UsageError("sequential mode runs on one rank, this run has " + std::to_string(comm_.size()) +
+                     " (use --sync optimistic, or run without mpirun)");
+}
+
+Simulation::~Simulation() = default;
+
+LpRange Simulation::add_lp_type(LpTypeOptions options, LpId count,
+                                std::function<std::unique_ptr<detail::LpRuntime>(LpId)> make) {
+  if (ran_) throw InvariantError("LP types must be added before run()");
+  if (options.checkpoint_interval < 1) throw UsageError("checkpoint interval of '" + options.name + "' must be >= 1");
+  if (count > kMaxLps - next_lp_) throw UsageError("too many LPs (at most 2^48)");
+  const LpRange range{next_lp_, count};
+  next_lp_ += count;
+  types_.push_back({std::move(options), range, std::move(make)});
+  return range;
+}
+
+RunStats Simulation::run() {
+  if (ran_) throw InvariantError("a Simulation runs once");
+  ran_ = true;
+  const int ranks = comm_.size();
+  const int rank = comm_.rank();
+
+  detail::KernelSetup setup{comm_, config_, Partition::make(config_.placement, next_lp_, ranks), 0, {}, {}, 0};
+  setup.lp_count = next_lp_;
+  setup.local_index.assign(next_lp_, ~0u);
+  for (auto& type : types_) {
+    for (LpId id = type.range.first; id < type.range.end(); ++id) {
+      if (setup.partition.rank_of(id) != rank) continue;
+      setup.local_index[id] = static_cast<std::uint32_t>(setup.lps.size());
+      setup.lps.push_back({id, type.make(id), type.options.checkpoint_interval});
+    }
+  }
+  setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);
+
+  // Handlers may use TBB; this bounds the threads they get on this rank.
+  tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
+                              static_cast<std::size_t>(config_.threads));
+  comm_.barrier();
+  const auto start = std::chrono::steady_clock::now();
+  RankStats mine = config_.sync == SyncMode::sequential ? detail::run_sequential(setup)
+                                                         : detail::run_optimistic(setup);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  mine.peak_rss_bytes = peak_rss_bytes();
+
+  RunStats stats;
+  stats.wall_s = comm_.max(elapsed);
+  stats.ranks = ranks;
+  stats.threads = config_.threads;
+  stats.sync = to_string(config_.sync);
+  std::uint64_t flat[kStatFields];
+  to_array(mine, flat);
+  const std::vector<std::uint64_t> all = comm_.all_gather(flat);
+  for (int r = 0; r < ranks; ++r) {
+    const RankStats s = from_array(all.data() + static_cast<std::size_t>(r) * kStatFields);
+    stats.per_rank.push_back(s);
+    stats.total.committed += s.committed;
+    stats.total.rolled_back += s.rolled_back;
+    stats.total.rollbacks += s.rollbacks;
+    stats.total.anti_messages += s.anti_messages;
+    stats.total.remote_sent += s.remote_sent;
+    stats.total.gvt_rounds = std::max(stats.total.gvt_rounds, s.gvt_rounds);
+    stats.total.peak_rss_bytes = std::max(stats.total.peak_rss_bytes, s.peak_rss_bytes);
+    stats.total.peak_engine_bytes = std::max(stats.total.peak_engine_bytes, s.peak_engine_bytes);
+  }
+  return stats;
+}
+
+}  // namespace tracewarp
