@@ -13,11 +13,13 @@ namespace tracewarp::detail {
 
 enum class SlotState : std::uint8_t { pending, processed, cancelled };
 
-struct EventSlot {
-  Event event;
+// Per-slot bookkeeping, kept apart from the events in a dense array: the event loop checks it
+// for every pending event, and a byte per slot stays in cache where the 100-byte events do not.
+struct SlotInfo {
   SlotState state = SlotState::pending;
   bool from_remote = false;  // indexed in the rank's remote-event table
 };
+
 
 class EventPool {
  public:
@@ -31,20 +33,23 @@ class EventPool {
       free_.pop_back();
       return s;
     }
-    if ((next_ & (kChunkSize - 1)) == 0 && (next_ >> kChunkBits) == chunks_.size())
-      chunks_.push_back(std::make_unique<EventSlot[]>(kChunkSize));
+    if ((next_ & (kChunkSize - 1)) == 0 && (next_ >> kChunkBits) == chunks_.size()) {
+      chunks_.push_back(std::make_unique<Event[]>(kChunkSize));
+      info_.resize(info_.size() + kChunkSize);
+    }
     return next_++;
   }
   void free(std::uint32_t s) {
     free_.push_back(s);
     --live_;
   }
-  EventSlot& slot(std::uint32_t s) { return chunks_[s >> kChunkBits][s & (kChunkSize - 1)]; }
-  Event& operator[](std::uint32_t s) { return slot(s).event; }
+  Event& operator[](std::uint32_t s) { return chunks_[s >> kChunkBits][s & (kChunkSize - 1)]; }
+  SlotInfo& info(std::uint32_t s) { return info_[s]; }
   std::size_t live() const { return live_; }
 
  private:
-  std::vector<std::unique_ptr<EventSlot[]>> chunks_;
+  std::vector<std::unique_ptr<Event[]>> chunks_;
+  std::vector<SlotInfo> info_;
   std::vector<std::uint32_t> free_;
   std::uint32_t next_ = 0;
   std::size_t live_ = 0;

@@ -1,41 +1,77 @@
-// The pending-event list of a rank: a 4-ary min-heap of (key, pool slot), ordered by the event
-// key. A 4-ary heap halves the depth of a binary one and keeps each node's children in one
-// cache line, which is what the event loop spends its time on.
+// The pending-event list of a rank: a 4-ary min-heap of (time, pool slot), ordered by the full
+// event key. Entries hold only the time; the rest of the key is read from the pool when two
+// times tie, which keeps entries at 16 bytes (four children per cache line) in the common case.
+//
+// pop() is lazy: it leaves the root vacant, and the next push() fills the vacancy with one
+// sift-down instead of the two sifts of a pop followed by a push. Executing an event and
+// scheduling its successor — the usual pattern — therefore costs one pass down the heap.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "tracewarp/engine/event.hpp"
+#include "event_pool.hpp"
 
 namespace tracewarp::detail {
 
 struct QueueEntry {
-  EventKey key;
+  Time time;
   std::uint32_t slot;
+  std::uint32_t lp;  // local index of the destination LP
 };
 
 class EventQueue {
  public:
-  bool empty() const noexcept { return heap_.empty(); }
-  std::size_t size() const noexcept { return heap_.size(); }
-  const QueueEntry& top() const noexcept { return heap_.front(); }
+  explicit EventQueue(EventPool& pool) : pool_(pool) {}
 
-  void push(const EventKey& key, std::uint32_t slot) {
-    heap_.push_back({key, slot});
+  bool empty() {
+    settle();
+    return heap_.empty();
+  }
+  std::size_t size() const noexcept { return heap_.size() - (vacant_ ? 1 : 0); }
+  const QueueEntry& top() {
+    settle();
+    return heap_.front();
+  }
+  void push(Time time, std::uint32_t slot, std::uint32_t lp) {
+    if (vacant_) {
+      vacant_ = false;
+      sift_down({time, slot, lp});
+      return;
+    }
+    heap_.push_back({time, slot, lp});
     sift_up(heap_.size() - 1);
   }
+  // Removes the top entry (which must exist).
   void pop() {
-    const QueueEntry last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) sift_down(last);
+    settle();
+    vacant_ = true;
+  }
+  // After pop(): the entry most likely to be the next top (the smallest child of the vacant
+  // root; only a newly pushed earlier event can overtake it), or nullptr. The kernels prefetch
+  // its event and LP while the current handler runs.
+  const QueueEntry* likely_next() const {
+    const std::size_t n = heap_.size();
+    if (!vacant_ || n < 2) return nullptr;
+    const std::size_t last = n < 5 ? n : 5;
+    std::size_t best = 1;
+    for (std::size_t c = 2; c < last; ++c)
+      if (heap_[c].time < heap_[best].time) best = c;
+    return &heap_[best];
   }
 
  private:
-  static bool before(const QueueEntry& a, const QueueEntry& b) noexcept {
-    if (a.key.time != b.key.time) return a.key.time < b.key.time;
-    if (a.key.kind_sender != b.key.kind_sender) return a.key.kind_sender < b.key.kind_sender;
-    return a.key.seq < b.key.seq;
+  bool before(const QueueEntry& a, const QueueEntry& b) const {
+    if (a.time != b.time) return a.time < b.time;
+    return pool_[a.slot].key < pool_[b.slot].key;
+  }
+  // Fills a vacant root with the last entry.
+  void settle() {
+    if (!vacant_) return;
+    vacant_ = false;
+    const QueueEntry last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) sift_down(last);
   }
   void sift_up(std::size_t i) {
     const QueueEntry x = heap_[i];
@@ -65,7 +101,9 @@ class EventQueue {
     heap_[i] = x;
   }
 
+  EventPool& pool_;
   std::vector<QueueEntry> heap_;
+  bool vacant_ = false;
 };
 
 }  // namespace tracewarp::detail

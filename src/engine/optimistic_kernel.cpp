@@ -136,6 +136,11 @@ class OptimisticKernel final : public KernelPort {
     if (over_budget_ && top > gvt_) return kRemoteSlot;
     const std::uint32_t slot = queue_.top().slot;
     queue_.pop();
+    if (const QueueEntry* next = queue_.likely_next()) {
+      __builtin_prefetch(&pool_[next->slot]);
+      const auto* state = reinterpret_cast<const char*>(&states_[next->lp]);
+      for (std::size_t line = 0; line < sizeof(LpState); line += 64) __builtin_prefetch(state + line);
+    }
     return slot;
   }
 
@@ -143,7 +148,7 @@ class OptimisticKernel final : public KernelPort {
   Time pending_min() {
     while (!queue_.empty()) {
       const QueueEntry& top = queue_.top();
-      if (pool_.slot(top.slot).state != SlotState::cancelled) return top.key.time;
+      if (pool_.info(top.slot).state != SlotState::cancelled) return top.time;
       const std::uint32_t slot = top.slot;
       queue_.pop();
       release(slot);
@@ -152,8 +157,7 @@ class OptimisticKernel final : public KernelPort {
   }
 
   void execute(std::uint32_t slot) {
-    EventSlot& es = pool_.slot(slot);
-    const Event& ev = es.event;
+    const Event& ev = pool_[slot];
     LpState& s = state_of(ev.dest);
     const std::uint64_t abs = s.end_abs();
     if (s.history.empty() || abs - s.last_checkpoint_abs >= s.lp->checkpoint_interval) {
@@ -167,7 +171,7 @@ class OptimisticKernel final : public KernelPort {
     rec.seq_before = s.send_seq;
     rec.checkpoint_abs = s.last_checkpoint_abs;
     rec.output.clear();
-    es.state = SlotState::processed;
+    pool_.info(slot).state = SlotState::processed;
     ++uncommitted_;
     if (!s.in_dirty_list) {
       s.in_dirty_list = true;
@@ -194,10 +198,8 @@ class OptimisticKernel final : public KernelPort {
     const int rank = setup_.partition.rank_of(ev.dest);
     if (rank == transport_.rank()) {
       const std::uint32_t slot = pool_.alloc();
-      EventSlot& es = pool_.slot(slot);
-      es.event = ev;
-      es.state = SlotState::pending;
-      es.from_remote = false;
+      pool_[slot] = ev;
+      pool_.info(slot) = {SlotState::pending, false};
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, slot});
       deferred_.push_back({slot, false});
     } else {
@@ -235,29 +237,29 @@ class OptimisticKernel final : public KernelPort {
 
   void enqueue(std::uint32_t slot) {
     const Event& ev = pool_[slot];
-    LpState& s = state_of(ev.dest);
+    const std::uint32_t index = setup_.local_index[ev.dest];
+    LpState& s = states_[index];
     if (ev.key < s.last_key) rollback(s, ev.key, /*inclusive=*/false);
-    queue_.push(ev.key, slot);
+    queue_.push(ev.key.time, slot, index);
   }
 
   void annihilate(std::uint32_t slot) {
-    EventSlot& es = pool_.slot(slot);
-    if (es.state == SlotState::processed) rollback(state_of(es.event.dest), es.event.key, /*inclusive=*/true);
+    const Event& ev = pool_[slot];
+    SlotInfo& info = pool_.info(slot);
+    if (info.state == SlotState::processed) rollback(state_of(ev.dest), ev.key, /*inclusive=*/true);
     // Now pending with an entry in the queue; the entry is dropped when it reaches the top.
-    es.state = SlotState::cancelled;
-    if (es.from_remote) {
-      remote_index_.erase({es.event.key.kind_sender, es.event.key.seq});
-      es.from_remote = false;
+    info.state = SlotState::cancelled;
+    if (info.from_remote) {
+      remote_index_.erase({ev.key.kind_sender, ev.key.seq});
+      info.from_remote = false;
     }
   }
 
   void on_remote(const Event& ev, bool anti) {
     if (!anti) {
       const std::uint32_t slot = pool_.alloc();
-      EventSlot& es = pool_.slot(slot);
-      es.event = ev;
-      es.state = SlotState::pending;
-      es.from_remote = true;
+      pool_[slot] = ev;
+      pool_.info(slot) = {SlotState::pending, true};
       remote_index_.emplace(RemoteId{ev.key.kind_sender, ev.key.seq}, slot);
       enqueue(slot);
     } else {
@@ -291,9 +293,8 @@ class OptimisticKernel final : public KernelPort {
         cancel(s.sent.back());
         s.sent.pop_back();
       }
-      EventSlot& es = pool_.slot(rec.slot);
-      es.state = SlotState::pending;
-      queue_.push(es.event.key, rec.slot);
+      pool_.info(rec.slot).state = SlotState::pending;
+      queue_.push(pool_[rec.slot].key.time, rec.slot, static_cast<std::uint32_t>(&s - states_.data()));
       ++stats_.rolled_back;
       --uncommitted_;
       if (i > keep && rec.checkpoint_abs == s.base_abs + i) drop_back_snapshot(s);
@@ -347,10 +348,11 @@ class OptimisticKernel final : public KernelPort {
   }
 
   void release(std::uint32_t slot) {
-    EventSlot& es = pool_.slot(slot);
-    if (es.from_remote) {
-      remote_index_.erase({es.event.key.kind_sender, es.event.key.seq});
-      es.from_remote = false;
+    SlotInfo& info = pool_.info(slot);
+    if (info.from_remote) {
+      const Event& ev = pool_[slot];
+      remote_index_.erase({ev.key.kind_sender, ev.key.seq});
+      info.from_remote = false;
     }
     pool_.free(slot);
   }
@@ -433,7 +435,7 @@ class OptimisticKernel final : public KernelPort {
   }
 
   std::uint64_t held_bytes() const {
-    return pool_.live() * sizeof(EventSlot) + queue_.size() * sizeof(QueueEntry) +
+    return pool_.live() * (sizeof(Event) + sizeof(SlotInfo)) + queue_.size() * sizeof(QueueEntry) +
            uncommitted_ * (sizeof(ProcessedEvent) + sizeof(SentRef)) + snapshot_bytes_;
   }
 
@@ -488,7 +490,7 @@ class OptimisticKernel final : public KernelPort {
   EventContext ctx_;
   std::vector<LpState> states_;
   EventPool pool_;
-  EventQueue queue_;
+  EventQueue queue_{pool_};
   std::vector<Delivery> deferred_;
   std::unordered_map<RemoteId, std::uint32_t, RemoteIdHash> remote_index_;
   std::vector<std::uint32_t> dirty_;  // LPs with uncommitted history

@@ -23,11 +23,16 @@ class SequentialKernel final : public KernelPort {
     check_budget();
     std::uint64_t committed = 0;
     while (!queue_.empty()) {
+      // The slot stays allocated until the handler has run: it holds the event being handled.
       const QueueEntry top = queue_.top();
-      if (top.key.time >= end) break;
+      if (top.time >= end) break;
       queue_.pop();
+      if (const QueueEntry* next = queue_.likely_next()) {
+        __builtin_prefetch(&pool_[next->slot]);
+        __builtin_prefetch(setup_.lps[next->lp].runtime.get());
+      }
       const Event& ev = pool_[top.slot];
-      const std::uint32_t li = setup_.local_index[ev.dest];
+      const std::uint32_t li = top.lp;
       LpRuntime& lp = *setup_.lps[li].runtime;
       ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[li]);
       lp.execute(ev, ctx_);
@@ -51,14 +56,14 @@ class SequentialKernel final : public KernelPort {
   void deliver(const Event& ev) override {
     const std::uint32_t slot = pool_.alloc();
     pool_[slot] = ev;
-    queue_.push(ev.key, slot);
+    queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
   }
   void emit(RecordTag tag, const void* row, std::uint32_t size) override {
     if (initialising_) throw InvariantError(kEmitInInit);
     CommitContext::append(records_, tag, row, size);
   }
   void check_budget() {
-    const std::uint64_t held = pool_.live() * sizeof(EventSlot) + queue_.size() * sizeof(QueueEntry);
+    const std::uint64_t held = pool_.live() * (sizeof(Event) + sizeof(SlotInfo)) + queue_.size() * sizeof(QueueEntry);
     peak_bytes_ = std::max(peak_bytes_, held);
     if (held > setup_.memory_budget_bytes)
       throw MemoryBudgetError(memory_budget_message(0, held, setup_.memory_budget_bytes, pool_.live(), 0));
@@ -68,7 +73,7 @@ class SequentialKernel final : public KernelPort {
   EventContext ctx_;
   std::vector<std::uint64_t> send_seq_;
   EventPool pool_;
-  EventQueue queue_;
+  EventQueue queue_{pool_};
   std::vector<std::byte> records_;
   std::uint64_t peak_bytes_ = 0;
   bool initialising_ = false;
