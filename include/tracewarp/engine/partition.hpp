@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/event.hpp"
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The command line as a user meets it: exit codes 0/1/2, one clear error line, --json keys.
+set -u
+tw="$1"
+mpirun="$2"
+failures=0
+check() {  # check NAME EXPECTED_CODE PATTERN -- command...
+  local name="$1" want="$2" pattern="$3"
+  shift 4
+  local out code
+  out=$("$@" 2>&1)
+  code=$?
+  if [ "$code" -ne "$want" ] || ! grep -qE -- "$pattern" <<<"$out"; then
+    echo "FAIL $name: exit $code (want $want), output:"
+    echo "$out" | head -20
+    failures=$((failures + 1))
+  else
+    echo "ok   $name"
+  fi
+}
+
+check "phold --json has the documented keys" 0 \
+  '"checksum":"0x[0-9a-f]{16}".*"committed":[0-9]+.*"efficiency".*"events_per_s".*"peak_rss_bytes".*"ranks":1.*"rolled_back".*"threads":1.*"wall_s"' \
+  -- "$tw" bench phold --lps 64 --end 5 --json
+check "memory budget too small: clear message, exit 1" 1 \
+  '^tracewarp: error: memory budget exhausted on rank 0: .* raise --memory-budget' \
+  -- "$tw" bench phold --lps 2048 --end 5 --memory-budget 1
+check "memory budget on 2 ranks: one message, exit 1" 1 \
+  'memory budget exhausted on rank [01]' \
+  -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 4096 --end 5 --sync optimistic --memory-budget 1
+check "sequential mode refuses several ranks, exit 2" 2 \
+  'sequential mode runs on one rank' \
+  -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 64 --end 5
+check "unknown sync mode, exit 2" 2 "unknown synchronisation mode 'fast'" \
+  -- "$tw" bench phold --sync fast
+check "bad option value, exit 2" 2 "remote" -- "$tw" bench phold --remote 1.5
+check "unknown option, exit 2" 2 "not-an-option" -- "$tw" bench phold --not-an-option
+check "missing partition file, exit 2" 2 "cannot open partition file" \
+  -- "$tw" bench phold --lps 8 --end 1 --placement /nonexistent.part
+check "--help lists the PHOLD options" 0 "--lookahead" -- "$tw" bench phold --help
+
+seq_sum=$("$tw" bench phold --lps 128 --end 20 --remote 1.0 --json | grep -oE '"checksum":"[^"]+"')
+opt_sum=$("$mpirun" -np 3 --oversubscribe "$tw" bench phold --lps 128 --end 20 --remote 1.0 --sync optimistic --json |
+  grep -oE '"checksum":"[^"]+"')
+if [ -n "$seq_sum" ] && [ "$seq_sum" = "$opt_sum" ]; then
+  echo "ok   checksum identical: sequential vs optimistic on 3 ranks"
+else
+  echo "FAIL checksum: sequential $seq_sum, optimistic $opt_sum"
+  failures=$((failures + 1))
+fi
+
+part=$(mktemp)
+python3 "$(dirname "$0")/../../partitions/make_partition.py" --lps 128 --ranks 3 >"$part"
+file_sum=$("$mpirun" -np 3 --oversubscribe "$tw" bench phold --lps 128 --end 20 --remote 1.0 --sync optimistic \
+  --placement "$part" --json | grep -oE '"checksum":"[^"]+"')
+rm -f "$part"
+if [ -n "$seq_sum" ] && [ "$seq_sum" = "$file_sum" ]; then
+  echo "ok   checksum identical with a partition file from make_partition.py"
+else
+  echo "FAIL partition file run: checksum $file_sum, sequential $seq_sum"
+  failures=$((failures + 1))
+fi
+
+echo "cli: $failures failure(s)"
+[ "$failures" -eq 0 ]
