@@ -12,15 +12,7 @@ tw="$build/tracewarp"
 median_row() {  # label, then the command; prints one table row from the median-rate run
   local label="$1"
   shift
-  for _ in $(seq "$reps"); do "$@" --json; done | python3 -c '
-import json, statistics, sys
-runs = [json.loads(line) for line in sys.stdin if line.startswith("{")]
-runs.sort(key=lambda r: r["events_per_s"])
-m = runs[len(runs) // 2]
-rates = [r["events_per_s"] / 1e6 for r in runs]
-print(f"| {sys.argv[1]} | {m[\"committed\"]:,} | {m[\"events_per_s\"]/1e6:.2f} M/s "
-      f"(min {min(rates):.2f}, max {max(rates):.2f}) | {m[\"rolled_back\"]:,} | {m[\"efficiency\"]:.4f} "
-      f"| {m[\"peak_rss_bytes\"]/2**20:.1f} MiB | {m[\"checksum\"]} |")' "$label"
+  for _ in $(seq "$reps"); do "$@" --json; done | python3 "$(dirname "$0")/median_row.py" "$label"
 }
 echo "| run | committed | committed events/s, median of $reps | rolled back | efficiency | peak RSS (max rank) | checksum |"
 echo "|---|---|---|---|---|---|---|"

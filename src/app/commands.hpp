@@ -17,8 +17,8 @@ struct EngineOptions {
   std::string sync = "sequential";
   int threads = 1;
   std::string placement = "block";
-  std::uint64_t gvt_interval = 2048;
-  std::uint32_t poll_interval = 32;
+  std::uint64_t gvt_interval = 512;
+  std::uint32_t poll_interval = 128;
   double window = 0;                  // simulated seconds
   std::uint64_t memory_budget_mib = 0;
 };

@@ -19,13 +19,15 @@ struct LocalLp {
   std::uint32_t checkpoint_interval;
 };
 
+inline constexpr std::uint32_t kNotLocal = ~0u;
+
 struct KernelSetup {
   const Communicator& comm;
   const EngineConfig& config;
   Partition partition;
   LpId lp_count = 0;
   std::vector<LocalLp> lps;                // the LPs this rank owns, by increasing id
-  std::vector<std::uint32_t> local_index;  // global id -> index in lps (for owned LPs)
+  std::vector<std::uint32_t> local_index;  // global id -> index in lps, or kNotLocal
   std::uint64_t memory_budget_bytes = 0;   // resolved (never 0)
 };
 

@@ -13,11 +13,11 @@
 //   fossil_collect()   commit below GVT, then free what no rollback can need
 //   check_event()      rollback-check mode: execute, undo, redo, compare
 #include <algorithm>
-#include <unordered_map>
 
 #include "event_pool.hpp"
 #include "event_queue.hpp"
 #include "kernel.hpp"
+#include "remote_index.hpp"
 #include "transport.hpp"
 #include "tracewarp/core/error.hpp"
 
@@ -58,19 +58,6 @@ struct LpState {
 
   std::uint64_t end_abs() const { return base_abs + history.size(); }
   ProcessedEvent& at_abs(std::uint64_t abs) { return history[abs - base_abs]; }
-};
-
-struct RemoteId {
-  std::uint64_t kind_sender;
-  std::uint64_t seq;
-  bool operator==(const RemoteId&) const = default;
-};
-struct RemoteIdHash {
-  std::size_t operator()(const RemoteId& id) const noexcept {
-    std::uint64_t x = id.kind_sender * 0x9E3779B97F4A7C15ull ^ id.seq;
-    x ^= x >> 31;
-    return static_cast<std::size_t>(x * 0xBF58476D1CE4E5B9ull);
-  }
 };
 
 class OptimisticKernel final : public KernelPort {
@@ -195,8 +182,7 @@ class OptimisticKernel final : public KernelPort {
     // Sends from on_init belong to no executed event and can never be cancelled.
     const bool cancellable = current_record_ != nullptr;
     if (cancellable) ++current_record_->sent_count;
-    const int rank = setup_.partition.rank_of(ev.dest);
-    if (rank == transport_.rank()) {
+    if (setup_.local_index[ev.dest] != kNotLocal) {
       const std::uint32_t slot = pool_.alloc();
       pool_[slot] = ev;
       pool_.info(slot) = {SlotState::pending, false};
@@ -204,7 +190,7 @@ class OptimisticKernel final : public KernelPort {
       deferred_.push_back({slot, false});
     } else {
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, kRemoteSlot});
-      transport_.post(rank, ev, /*anti=*/false);
+      transport_.post(setup_.partition.rank_of(ev.dest), ev, /*anti=*/false);
       ++stats_.remote_sent;
     }
   }
@@ -250,7 +236,7 @@ class OptimisticKernel final : public KernelPort {
     // Now pending with an entry in the queue; the entry is dropped when it reaches the top.
     info.state = SlotState::cancelled;
     if (info.from_remote) {
-      remote_index_.erase({ev.key.kind_sender, ev.key.seq});
+      remote_index_.erase(ev.key);
       info.from_remote = false;
     }
   }
@@ -260,14 +246,14 @@ class OptimisticKernel final : public KernelPort {
       const std::uint32_t slot = pool_.alloc();
       pool_[slot] = ev;
       pool_.info(slot) = {SlotState::pending, true};
-      remote_index_.emplace(RemoteId{ev.key.kind_sender, ev.key.seq}, slot);
+      remote_index_.insert(ev.key, slot);
       enqueue(slot);
     } else {
-      const auto it = remote_index_.find({ev.key.kind_sender, ev.key.seq});
-      if (it == remote_index_.end())
+      const std::uint32_t slot = remote_index_.find(ev.key);
+      if (slot == RemoteIndex::kAbsent)
         throw InvariantError("anti-message for an unknown event (sender LP " + std::to_string(ev.key.sender()) +
                              ", time " + std::to_string(ev.key.time) + ")");
-      annihilate(it->second);
+      annihilate(slot);
     }
     drain_deferred();
   }
@@ -350,8 +336,7 @@ class OptimisticKernel final : public KernelPort {
   void release(std::uint32_t slot) {
     SlotInfo& info = pool_.info(slot);
     if (info.from_remote) {
-      const Event& ev = pool_[slot];
-      remote_index_.erase({ev.key.kind_sender, ev.key.seq});
+      remote_index_.erase(pool_[slot].key);
       info.from_remote = false;
     }
     pool_.free(slot);
@@ -492,7 +477,7 @@ class OptimisticKernel final : public KernelPort {
   EventPool pool_;
   EventQueue queue_{pool_};
   std::vector<Delivery> deferred_;
-  std::unordered_map<RemoteId, std::uint32_t, RemoteIdHash> remote_index_;
+  RemoteIndex remote_index_;
   std::vector<std::uint32_t> dirty_;  // LPs with uncommitted history
   LpState* current_ = nullptr;
   ProcessedEvent* current_record_ = nullptr;

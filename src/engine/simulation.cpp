@@ -60,7 +60,7 @@ RunStats Simulation::run() {
 
   detail::KernelSetup setup{comm_, config_, Partition::make(config_.placement, next_lp_, ranks), 0, {}, {}, 0};
   setup.lp_count = next_lp_;
-  setup.local_index.assign(next_lp_, ~0u);
+  setup.local_index.assign(next_lp_, detail::kNotLocal);
   for (auto& type : types_) {
     for (LpId id = type.range.first; id < type.range.end(); ++id) {
       if (setup.partition.rank_of(id) != rank) continue;

@@ -31,7 +31,7 @@ Transport::Transport(const Communicator& comm) : comm_(comm.impl().comm) {
 }
 
 Transport::~Transport() {
-  for (auto& f : in_flight_) MPI_Wait(&f.request, MPI_STATUS_IGNORE);
+  MPI_Waitall(static_cast<int>(send_requests_.size()), send_requests_.data(), MPI_STATUSES_IGNORE);
   MPI_Op_free(&reduce_op_);
   MPI_Type_free(&reduce_type_);
 }
@@ -56,32 +56,40 @@ void Transport::flush() {
     if (batch.empty()) continue;
     const BatchHeader header{colour_, batch_counts_[static_cast<std::size_t>(r)]};
     std::memcpy(batch.data(), &header, sizeof header);
-    InFlight& f = in_flight_.emplace_back();
-    f.bytes.swap(batch);
+    std::vector<std::byte>& bytes = send_buffers_.emplace_back();
+    bytes.swap(batch);
     if (!spare_.empty()) {
       batch.swap(spare_.back());
       spare_.pop_back();
     }
     batch.clear();
     batch_counts_[static_cast<std::size_t>(r)] = 0;
-    MPI_Isend(f.bytes.data(), static_cast<int>(f.bytes.size()), MPI_BYTE, r, kTag, comm_, &f.request);
+    MPI_Request& request = send_requests_.emplace_back();
+    MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, r, kTag, comm_, &request);
     ++sent_[colour_];
   }
 }
 
 void Transport::reclaim_finished_sends() {
+  if (send_requests_.empty()) return;
+  completed_.resize(send_requests_.size());
+  int done = 0;
+  MPI_Testsome(static_cast<int>(send_requests_.size()), send_requests_.data(), &done, completed_.data(),
+               MPI_STATUSES_IGNORE);
+  if (done <= 0) return;  // none, or MPI_UNDEFINED when no request was active
+  // Completed requests became MPI_REQUEST_NULL: keep the others, recycle their buffers.
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < in_flight_.size(); ++i) {
-    int done = 0;
-    MPI_Test(&in_flight_[i].request, &done, MPI_STATUS_IGNORE);
-    if (done) {
-      spare_.push_back(std::move(in_flight_[i].bytes));
+  for (std::size_t i = 0; i < send_requests_.size(); ++i) {
+    if (send_requests_[i] == MPI_REQUEST_NULL) {
+      spare_.push_back(std::move(send_buffers_[i]));
     } else {
-      if (kept != i) std::swap(in_flight_[kept], in_flight_[i]);
+      send_requests_[kept] = send_requests_[i];
+      std::swap(send_buffers_[kept], send_buffers_[i]);
       ++kept;
     }
   }
-  in_flight_.resize(kept);
+  send_requests_.resize(kept);
+  send_buffers_.resize(kept);
 }
 
 void Transport::begin_round() {

@@ -65,10 +65,7 @@ class Transport {
     std::uint32_t colour;
     std::uint32_t count;
   };
-  struct InFlight {
-    MPI_Request request;
-    std::vector<std::byte> bytes;
-  };
+
   static constexpr int kTag = 4242;
 
   void reclaim_finished_sends();
@@ -78,7 +75,10 @@ class Transport {
   int size_ = 1;
   std::vector<std::vector<std::byte>> batches_;  // per destination rank
   std::vector<std::uint32_t> batch_counts_;
-  std::vector<InFlight> in_flight_;
+  // Batches being sent: requests and their buffers, index for index.
+  std::vector<MPI_Request> send_requests_;
+  std::vector<std::vector<std::byte>> send_buffers_;
+  std::vector<int> completed_;
   std::vector<std::vector<std::byte>> spare_;
   std::vector<std::byte> incoming_;
   std::uint32_t colour_ = 0;

@@ -31,8 +31,8 @@ struct EngineConfig {
   int threads = 1;  // TBB threads per rank available to event handlers
 
   // Optimistic execution.
-  std::uint64_t gvt_interval = 2048;  // events a rank processes between GVT rounds
-  std::uint32_t poll_interval = 32;   // events between sending/receiving remote messages
+  std::uint64_t gvt_interval = 512;  // events a rank processes between GVT rounds
+  std::uint32_t poll_interval = 128;  // events between sending/receiving remote messages
   Time optimism_window = 0;           // > 0: never run more than this far ahead of GVT
   // Bytes of events, histories and state snapshots one rank may hold. 0 = automatic: half of
   // the machine's memory shared by the ranks on this node.
