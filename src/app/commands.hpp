@@ -5,12 +5,15 @@
 
 #include <functional>
 
+#include "tracewarp/io/trace.hpp"
+
 namespace tracewarp::app {
 
 // A subcommand's work, run after parsing (inside the MPI session and the error handler).
 using Action = std::function<void()>;
 
 void add_bench_command(CLI::App& app, Action& action);
+void add_inspect_command(CLI::App& app, Action& action);
 
 // Options every engine-driven command shares.
 struct EngineOptions {
@@ -23,5 +26,9 @@ struct EngineOptions {
   std::uint64_t memory_budget_mib = 0;
 };
 void add_engine_options(CLI::App& cmd, EngineOptions& options);
+
+// Trace-reading options shared by inspect and the workload settings.
+io::TraceOptions trace_options(const std::string& format, std::uint32_t cores_per_node,
+                               const std::string& missing_requested);
 
 }  // namespace tracewarp::app

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("tracewarp 0.1.0"));
   app::Action action;
+  app::add_inspect_command(app, action);
   app::add_bench_command(app, action);
 
   try {

@@ -1,0 +1,57 @@
+// Standard Workload Format (Parallel Workloads Archive): 18 whitespace-separated fields per job,
+// ';' header comments ("; MaxNodes: 1024"). Conversion rules (io.md), each counted in the tally:
+//   processors = requested (field 8) if > 0, else allocated (field 5); neither → dropped;
+//   nodes = ceil(processors / cores_per_node);
+//   requested time (field 9) unknown (-1 or 0) → run time, or dropped (option);
+//   run time (field 4) <= 0 or unknown → dropped; submit time unknown → dropped;
+//   more processors than the header's MaxProcs → dropped.
+// Malformed lines (wrong field count, non-numbers, negative times other than -1, absurd values)
+// are errors that name file, line and field.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "tracewarp/io/job.hpp"
+#include "tracewarp/io/line_reader.hpp"
+
+namespace tracewarp::io {
+
+enum class MissingRequested { use_run_time, drop };
+
+struct SwfOptions {
+  // Cores per node for the processors → nodes conversion; 0 = from the header
+  // (MaxProcs / MaxNodes when that divides exactly), else 1.
+  std::uint32_t cores_per_node = 0;
+  MissingRequested missing_requested = MissingRequested::use_run_time;
+};
+
+class SwfReader {
+ public:
+  SwfReader(const std::string& path, SwfOptions options);
+
+  // The next accepted job, in file order; false at the end of the file.
+  bool next(Job& job);
+
+  const std::map<std::string, std::string>& header() const { return header_; }
+  const ReadTally& tally() const { return tally_; }
+  std::uint32_t cores_per_node() const { return cores_per_node_; }
+  std::int64_t header_int(const std::string& key) const;  // -1 if absent or not a number
+  std::uint64_t bytes_read() const { return lines_.bytes_read(); }
+
+ private:
+  void read_header();
+  void parse_header_line(std::string_view line);
+  bool convert(std::string_view line, Job& job);
+
+  LineReader lines_;
+  SwfOptions options_;
+  std::map<std::string, std::string> header_;
+  ReadTally tally_;
+  std::uint32_t cores_per_node_ = 1;
+  std::int64_t max_procs_ = -1;
+  std::string_view pending_;  // first data line, read while looking for the header's end
+  bool has_pending_ = false;
+};
+
+}  // namespace tracewarp::io

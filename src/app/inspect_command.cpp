@@ -1,0 +1,135 @@
+// tracewarp inspect TRACE: what a trace holds and what reading it would drop or repair.
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/io/inspect.hpp"
+
+namespace tracewarp::app {
+namespace {
+
+struct InspectOptions {
+  std::string path;
+  std::string format = "auto";
+  std::uint32_t cores_per_node = 0;
+  std::string missing_requested = "run-time";
+  bool json = false;
+};
+
+nlohmann::json distribution_json(const io::Distribution& d) {
+  return {{"mean", d.mean}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
+}
+
+void print_text(const io::TraceSummary& s) {
+  std::printf("%s (%s)\n", s.path.c_str(), s.format.c_str());
+  for (const char* key : {"Computer", "Installation", "MaxNodes", "MaxProcs", "UnixStartTime", "StartTime", "EndTime"})
+    if (const auto it = s.header.find(key); it != s.header.end())
+      std::printf("  %-22s %s\n", (std::string(key) + ":").c_str(), it->second.c_str());
+  std::printf("records                  %llu\n", static_cast<unsigned long long>(s.tally.records));
+  std::printf("jobs accepted            %llu\n", static_cast<unsigned long long>(s.jobs));
+  for (const auto& [reason, n] : s.tally.dropped)
+    std::printf("  dropped   %8llu  %s\n", static_cast<unsigned long long>(n), reason.c_str());
+  for (const auto& [reason, n] : s.tally.repaired)
+    std::printf("  repaired  %8llu  %s\n", static_cast<unsigned long long>(n), reason.c_str());
+  if (s.out_of_order > 0)
+    std::printf("  %llu submissions out of order (sorted when loaded for a run)\n",
+                static_cast<unsigned long long>(s.out_of_order));
+  std::printf("submit span              %.0f s (%.1f days), first at %.0f s\n", s.span_s, s.span_s / 86400,
+              s.first_submit_s);
+  std::printf("cores per node           %u\n", s.cores_per_node);
+  std::printf("largest job              %llu nodes, %llu processors\n", static_cast<unsigned long long>(s.max_nodes),
+              static_cast<unsigned long long>(s.max_procs));
+  std::printf("with requested time      %llu (%.1f%%), ran longer than requested: %llu\n",
+              static_cast<unsigned long long>(s.with_requested_time),
+              s.jobs ? 100.0 * static_cast<double>(s.with_requested_time) / static_cast<double>(s.jobs) : 0.0,
+              static_cast<unsigned long long>(s.ran_longer_than_requested));
+  std::printf("run time (s)             mean %.0f, median %.0f, p90 %.0f, max %.0f\n", s.run_s.mean, s.run_s.median,
+              s.run_s.p90, s.run_s.max);
+  std::printf("requested time (s)       mean %.0f, median %.0f, p90 %.0f, max %.0f\n", s.requested_s.mean,
+              s.requested_s.median, s.requested_s.p90, s.requested_s.max);
+  std::printf("nodes per job            mean %.1f, median %.0f, p90 %.0f, max %.0f\n", s.nodes.mean, s.nodes.median,
+              s.nodes.p90, s.nodes.max);
+  std::printf("users                    %llu\n", static_cast<unsigned long long>(s.users));
+  std::printf("groups (parent jobs)     %llu\n", static_cast<unsigned long long>(s.groups));
+  std::printf("read                     %.1f MB in %.3f s (%.0f jobs/s, %.0f MB/s)\n", static_cast<double>(s.bytes) / 1e6,
+              s.read_s, static_cast<double>(s.tally.records) / s.read_s, static_cast<double>(s.bytes) / 1e6 / s.read_s);
+}
+
+nlohmann::json to_json(const io::TraceSummary& s) {
+  const bool header_size = s.header_max_nodes > 0 || s.header_max_procs > 0;
+  return {{"path", s.path},
+          {"format", s.format},
+          {"records", s.tally.records},
+          {"jobs", s.jobs},
+          {"dropped", s.tally.dropped},
+          {"repaired", s.tally.repaired},
+          {"dropped_total", s.tally.dropped_total()},
+          {"repaired_total", s.tally.repaired_total()},
+          {"out_of_order", s.out_of_order},
+          {"first_submit", s.first_submit_s},
+          {"span_s", s.span_s},
+          // the machine's size from the header where it has one, else the largest job
+          {"max_nodes", s.header_max_nodes > 0 ? static_cast<std::uint64_t>(s.header_max_nodes) : s.max_nodes},
+          {"max_procs", s.header_max_procs > 0 ? static_cast<std::uint64_t>(s.header_max_procs) : s.max_procs},
+          {"machine_size_from", header_size ? "header" : "largest job"},
+          {"largest_job_nodes", s.max_nodes},
+          {"largest_job_procs", s.max_procs},
+          {"cores_per_node", s.cores_per_node},
+          {"with_requested_time", s.with_requested_time},
+          {"ran_longer_than_requested", s.ran_longer_than_requested},
+          {"users", s.users},
+          {"groups", s.groups},
+          {"run_time_s", distribution_json(s.run_s)},
+          {"requested_time_s", distribution_json(s.requested_s)},
+          {"nodes", distribution_json(s.nodes)},
+          {"header", s.header},
+          {"bytes", s.bytes},
+          {"read_s", s.read_s}};
+}
+
+}  // namespace
+
+io::TraceOptions trace_options(const std::string& format, std::uint32_t cores_per_node,
+                               const std::string& missing_requested) {
+  io::TraceOptions o;
+  o.format = io::parse_trace_format(format);
+  o.swf.cores_per_node = cores_per_node;
+  if (missing_requested == "run-time")
+    o.swf.missing_requested = io::MissingRequested::use_run_time;
+  else if (missing_requested == "drop")
+    o.swf.missing_requested = io::MissingRequested::drop;
+  else
+    throw UsageError("--missing-requested must be run-time or drop, not '" + missing_requested + "'");
+  return o;
+}
+
+void add_inspect_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<InspectOptions>();
+  CLI::App* cmd = app.add_subcommand("inspect", "summarise a trace: jobs, span, machine, what is dropped or repaired");
+  cmd->add_option("trace", o->path, "trace file (SWF, .swf.gz, cluster-trace CSV, ALCF CSV, .tr)")->required();
+  cmd->add_option("--format", o->format,
+                  "auto, swf, alibaba2017, alibaba2018-task, alibaba2018-instance, google2011, alcf, task-durations")
+      ->capture_default_str();
+  cmd->add_option("--cores-per-node", o->cores_per_node, "SWF processors per node (0 = MaxProcs/MaxNodes, else 1)")
+      ->capture_default_str();
+  cmd->add_option("--missing-requested", o->missing_requested, "SWF jobs without requested time: run-time or drop")
+      ->capture_default_str();
+  cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->callback([o, &action] {
+    action = [o] {
+      const io::TraceSummary s =
+          io::summarize_trace(o->path, trace_options(o->format, o->cores_per_node, o->missing_requested));
+      if (Communicator::world().rank() != 0) return;
+      if (o->json)
+        std::cout << to_json(s).dump() << '\n';
+      else
+        print_text(s);
+    };
+  });
+}
+
+}  // namespace tracewarp::app

@@ -1,0 +1,76 @@
+#include "tracewarp/io/line_reader.hpp"
+
+#include <zlib.h>
+
+#include <cstring>
+
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::io {
+
+namespace {
+constexpr std::size_t kBufferBytes = 1 << 18;
+constexpr std::size_t kMaxLineBytes = 1 << 24;  // a "line" longer than 16 MiB is not text
+}  // namespace
+
+LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kBufferBytes) {
+  gzFile f = gzopen(path_.c_str(), "rb");
+  if (f == nullptr) throw InputError("cannot open '" + path_ + "': " + std::strerror(errno));
+  gzbuffer(f, 1 << 17);
+  file_ = f;
+}
+
+LineReader::~LineReader() {
+  if (file_ != nullptr) gzclose(static_cast<gzFile>(file_));
+}
+
+bool LineReader::refill() {
+  if (eof_) return false;
+  const int n = gzread(static_cast<gzFile>(file_), buffer_.data(), static_cast<unsigned>(buffer_.size()));
+  if (n < 0) {
+    int code = 0;
+    const char* message = gzerror(static_cast<gzFile>(file_), &code);
+    throw InputError(path_ + ":" + std::to_string(line_number_ + 1) + ": cannot decompress: " + message);
+  }
+  if (n == 0) {
+    eof_ = true;
+    return false;
+  }
+  begin_ = 0;
+  end_ = static_cast<std::size_t>(n);
+  bytes_read_ += end_;
+  return true;
+}
+
+bool LineReader::next(std::string_view& line) {
+  carry_.clear();
+  for (;;) {
+    if (begin_ == end_ && !refill()) {
+      if (carry_.empty()) return false;
+      ++line_number_;
+      line = carry_;
+      return true;
+    }
+    const char* start = buffer_.data() + begin_;
+    const void* nl = std::memchr(start, '\n', end_ - begin_);
+    if (nl != nullptr) {
+      const std::size_t len = static_cast<std::size_t>(static_cast<const char*>(nl) - start);
+      begin_ += len + 1;
+      ++line_number_;
+      if (carry_.empty()) {
+        line = std::string_view(start, len);
+      } else {
+        carry_.append(start, len);
+        line = carry_;
+      }
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      return true;
+    }
+    carry_.append(start, end_ - begin_);
+    begin_ = end_;
+    if (carry_.size() > kMaxLineBytes)
+      throw InputError(path_ + ":" + std::to_string(line_number_ + 1) + ": line longer than 16 MiB (not a text trace?)");
+  }
+}
+
+}  // namespace tracewarp::io

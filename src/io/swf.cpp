@@ -1,0 +1,207 @@
+#include "tracewarp/io/swf.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::io {
+namespace {
+
+constexpr int kFields = 18;
+constexpr std::array<const char*, kFields> kFieldNames = {
+    "1 (job number)",        "2 (submit time)",     "3 (wait time)",          "4 (run time)",
+    "5 (allocated processors)", "6 (average CPU time)", "7 (used memory)",      "8 (requested processors)",
+    "9 (requested time)",    "10 (requested memory)", "11 (status)",          "12 (user)",
+    "13 (group)",            "14 (executable)",     "15 (queue)",             "16 (partition)",
+    "17 (preceding job)",    "18 (think time)"};
+
+// Anything beyond a century of seconds or 2^31 processors is a corrupt record, not a job.
+constexpr double kMaxSeconds = 100.0 * 365 * 24 * 3600;
+constexpr double kMaxCount = 2147483647.0;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
+
+}  // namespace
+
+std::uint64_t ReadTally::dropped_total() const {
+  std::uint64_t n = 0;
+  for (const auto& [reason, count] : dropped) n += count;
+  return n;
+}
+std::uint64_t ReadTally::repaired_total() const {
+  std::uint64_t n = 0;
+  for (const auto& [reason, count] : repaired) n += count;
+  return n;
+}
+
+SwfReader::SwfReader(const std::string& path, SwfOptions options) : lines_(path), options_(options) {
+  read_header();
+  const std::int64_t max_nodes = header_int("MaxNodes");
+  max_procs_ = header_int("MaxProcs");
+  if (options_.cores_per_node > 0)
+    cores_per_node_ = options_.cores_per_node;
+  else if (max_nodes > 0 && max_procs_ > 0 && max_procs_ % max_nodes == 0)
+    cores_per_node_ = static_cast<std::uint32_t>(max_procs_ / max_nodes);
+}
+
+void SwfReader::read_header() {
+  std::string_view line;
+  while (lines_.next(line)) {
+    std::size_t i = 0;
+    while (i < line.size() && is_space(line[i])) ++i;
+    if (i == line.size()) continue;
+    if (line[i] != ';') {
+      pending_ = line;  // valid until the next read: consumed by the first next()
+      has_pending_ = true;
+      return;
+    }
+    parse_header_line(line.substr(i + 1));
+  }
+}
+
+void SwfReader::parse_header_line(std::string_view line) {
+  const std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return;  // free text
+  auto trim = [](std::string_view s) {
+    while (!s.empty() && (is_space(s.front()) || s.front() == '\r')) s.remove_prefix(1);
+    while (!s.empty() && (is_space(s.back()) || s.back() == '\r')) s.remove_suffix(1);
+    return s;
+  };
+  const std::string key(trim(line.substr(0, colon)));
+  if (key.empty() || key.find(' ') != std::string::npos) return;  // continuation text, not "Key:"
+  std::string value(trim(line.substr(colon + 1)));
+  auto [it, inserted] = header_.emplace(key, value);
+  if (!inserted) it->second += "; " + value;  // repeated keys (Queue:, Note:) accumulate
+}
+
+std::int64_t SwfReader::header_int(const std::string& key) const {
+  const auto it = header_.find(key);
+  if (it == header_.end()) return -1;
+  std::int64_t v = -1;
+  const auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+  return ec == std::errc() ? v : -1;
+}
+
+bool SwfReader::next(Job& job) {
+  std::string_view line;
+  for (;;) {
+    if (has_pending_) {
+      line = pending_;
+      has_pending_ = false;
+    } else if (!lines_.next(line)) {
+      return false;
+    }
+    std::size_t i = 0;
+    while (i < line.size() && is_space(line[i])) ++i;
+    if (i == line.size() || line[i] == ';') continue;  // blank, or a comment after the header
+    if (convert(line.substr(i), job)) return true;
+  }
+}
+
+bool SwfReader::convert(std::string_view line, Job& job) {
+  const long at = lines_.line_number();
+  const std::string& file = lines_.path();
+  std::array<double, kFields> f{};
+  int n = 0;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && is_space(line[i])) ++i;
+    if (i == line.size()) break;
+    std::size_t j = i;
+    while (j < line.size() && !is_space(line[j])) ++j;
+    if (n == kFields) {
+      int count = n;
+      for (std::size_t k = i; k < line.size();) {  // count the rest for the message
+        while (k < line.size() && is_space(line[k])) ++k;
+        if (k == line.size()) break;
+        ++count;
+        while (k < line.size() && !is_space(line[k])) ++k;
+      }
+      throw InputError(file, at, "field count", "expected 18 fields, found " + std::to_string(count));
+    }
+    const char* first = line.data() + i;
+    const char* last = line.data() + j;
+    double value = 0;
+    std::int64_t integer = 0;
+    const auto r = std::from_chars(first, last, integer);
+    if (r.ec == std::errc() && r.ptr == last) {
+      value = static_cast<double>(integer);
+    } else {
+      const auto d = std::from_chars(first, last, value);
+      if (d.ec != std::errc() || d.ptr != last || !std::isfinite(value))
+        throw InputError(file, at, kFieldNames[static_cast<std::size_t>(n)],
+                         "'" + std::string(first, last) + "' is not a number");
+    }
+    f[static_cast<std::size_t>(n++)] = value;
+    i = j;
+  }
+  if (n != kFields) throw InputError(file, at, "field count", "expected 18 fields, found " + std::to_string(n));
+  ++tally_.records;
+
+  // Unknown is -1 everywhere; any other negative time is corrupt.
+  for (const int k : {1, 2, 3, 8}) {
+    const double v = f[static_cast<std::size_t>(k)];
+    if (v < 0 && v != -1)
+      throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)], "negative time " + std::to_string(v));
+    if (v > kMaxSeconds)
+      throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)],
+                       "absurd time " + std::to_string(v) + " s (more than a century)");
+  }
+  for (const int k : {0, 4, 7}) {
+    if (f[static_cast<std::size_t>(k)] > kMaxCount)
+      throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)],
+                       "absurd value " + std::to_string(f[static_cast<std::size_t>(k)]));
+  }
+
+  const double submit = f[1], wait = f[2], run = f[3], allocated = f[4], req_procs = f[7], req_time = f[8];
+  if (submit < 0) {
+    tally_.drop("submit time unknown");
+    return false;
+  }
+  if (run <= 0) {
+    tally_.drop("run time <= 0 or unknown");
+    return false;
+  }
+  const double procs = req_procs > 0 ? req_procs : allocated;
+  if (procs <= 0) {
+    tally_.drop("processor count unknown");
+    return false;
+  }
+  if (req_procs <= 0) tally_.repair("requested processors unknown: allocated used");
+  if (max_procs_ > 0 && procs > static_cast<double>(max_procs_)) {
+    tally_.drop("more processors than MaxProcs");
+    return false;
+  }
+  Time requested = -1;
+  bool requested_from_run = false;
+  if (req_time > 0) {
+    requested = from_seconds(req_time);
+  } else if (options_.missing_requested == MissingRequested::drop) {
+    tally_.drop("requested time unknown");
+    return false;
+  } else {
+    tally_.repair(kRequestedFromRunTime);
+    requested = from_seconds(run);
+    requested_from_run = true;
+  }
+
+  job = Job{};
+  job.id = static_cast<std::uint64_t>(f[0] < 0 ? 0 : f[0]);
+  job.submit = from_seconds(submit);
+  job.run = from_seconds(run);
+  job.requested = requested;
+  job.requested_from_run = requested_from_run;
+  job.trace_wait = wait >= 0 ? from_seconds(wait) : -1;
+  job.procs = static_cast<std::uint32_t>(procs);
+  job.nodes = static_cast<std::uint32_t>((job.procs + cores_per_node_ - 1) / cores_per_node_);
+  job.status = static_cast<std::int32_t>(f[10]);
+  job.user = static_cast<std::int32_t>(f[11]);
+  job.group = static_cast<std::int32_t>(f[12]);
+  job.queue = static_cast<std::int32_t>(f[14]);
+  job.partition = static_cast<std::int32_t>(f[15]);
+  return true;
+}
+
+}  // namespace tracewarp::io
