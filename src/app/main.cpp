@@ -24,7 +24,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("tracewarp 0.1.0"));
   app::Action action;
+  app::add_run_command(app, action, argc, argv);
   app::add_inspect_command(app, action);
+  app::add_report_command(app, action);
   app::add_bench_command(app, action);
 
   try {

@@ -70,6 +70,20 @@ std::vector<std::uint64_t> Communicator::all_gather(std::span<const std::uint64_
   return all;
 }
 
+void Communicator::send(int dest, int tag, const std::vector<std::byte>& bytes) const {
+  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, dest, tag, impl_->comm);
+}
+
+std::vector<std::byte> Communicator::receive(int source, int tag) const {
+  MPI_Status status;
+  MPI_Probe(source, tag, impl_->comm, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  std::vector<std::byte> bytes(static_cast<std::size_t>(count));
+  MPI_Recv(bytes.data(), count, MPI_BYTE, source, tag, impl_->comm, MPI_STATUS_IGNORE);
+  return bytes;
+}
+
 MpiSession::MpiSession(int& argc, char**& argv) {
   int initialized = 0;
   MPI_Initialized(&initialized);

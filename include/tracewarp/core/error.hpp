@@ -35,6 +35,12 @@ class InputError : public Error {
 };
 
 // Exit code 1: the run itself failed.
+// Writing or reading results failed (HDF5's own error chain is in the message).
+class IoError : public Error {
+ public:
+  explicit IoError(const std::string& message) : Error(message, 1) {}
+};
+
 class RunError : public Error {
  public:
   explicit RunError(const std::string& message) : Error(message, 1) {}

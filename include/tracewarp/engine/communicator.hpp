@@ -29,6 +29,9 @@ class Communicator {
   double max(double value) const;
   // Gathers `mine` from every rank, concatenated in rank order, on every rank.
   std::vector<std::uint64_t> all_gather(std::span<const std::uint64_t> mine) const;
+  // Byte messages between two ranks (blocking; matched by tag in order).
+  void send(int dest, int tag, const std::vector<std::byte>& bytes) const;
+  std::vector<std::byte> receive(int source, int tag) const;
 
   struct Impl;
   const Impl& impl() const { return *impl_; }

@@ -12,6 +12,8 @@ void Params::validate() const {
   if (!(lookahead >= 0.0)) throw UsageError("--lookahead must be >= 0");
   if (!(mean >= lookahead)) throw UsageError("--mean must be >= --lookahead");
   if (!(end > 0.0) || end > 9.0e9) throw UsageError("--end must lie in (0, 9e9] time units");
+  if (series_interval < 0 || (series_interval > 0 && end / series_interval > 1e7))
+    throw UsageError("the series interval must be >= 0 and give at most 1e7 intervals");
 }
 
 Time PholdLp::next_delay() {
@@ -33,6 +35,7 @@ void PholdLp::on_event(const Event&, EventContext& ctx) {
 void PholdLp::on_commit(const Event& ev, CommitContext&) const {
   ++tally_->committed;
   tally_->checksum += event_hash(ev);
+  if (tally_->interval > 0) ++tally_->per_interval[static_cast<std::size_t>(ev.time() / tally_->interval)];
 }
 
 std::uint64_t event_hash(const Event& ev) {
@@ -57,6 +60,10 @@ Result run(const Communicator& comm, const Params& params, EngineConfig engine) 
                       (params.mean - params.lookahead) * static_cast<double>(kTicksPerSecond),
                       params.events_per_lp};
   Tally tally;
+  if (params.series_interval > 0) {
+    tally.interval = from_seconds(params.series_interval);
+    tally.per_interval.assign(static_cast<std::size_t>((engine.end_time - 1) / tally.interval + 1), 0);
+  }
   Simulation sim(comm, engine);
   sim.add_lps<PholdLp>({.name = "phold"}, params.lps,
                        [&](LpId id) { return PholdLp(id, params.seed, &shared, &tally); });
@@ -66,6 +73,8 @@ Result run(const Communicator& comm, const Params& params, EngineConfig engine) 
   comm.sum(totals);
   result.committed = totals[0];
   result.checksum = totals[1];
+  comm.sum(tally.per_interval);
+  result.per_interval = std::move(tally.per_interval);
   return result;
 }
 

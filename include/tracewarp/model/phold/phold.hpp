@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
@@ -26,6 +27,7 @@ struct Params {
   double lookahead = 0.1;
   double end = 1000.0;
   std::uint64_t seed = 1;
+  double series_interval = 0;  // > 0: also count committed events per interval of this length
   void validate() const;  // throws UsageError
 };
 
@@ -33,6 +35,8 @@ struct Params {
 struct Tally {
   std::uint64_t committed = 0;
   std::uint64_t checksum = 0;
+  Time interval = 0;                      // > 0: count per interval too
+  std::vector<std::uint64_t> per_interval;
 };
 
 // The constants every LP reads; shared, never changed during a run.
@@ -71,6 +75,7 @@ struct Result {
   RunStats stats;
   std::uint64_t committed = 0;  // over all ranks
   std::uint64_t checksum = 0;   // over all ranks
+  std::vector<std::uint64_t> per_interval;  // committed events per series interval, all ranks
 };
 
 // Builds PHOLD on `comm` and runs it to params.end.

@@ -1,0 +1,44 @@
+// Models by name, as `experiment.model` selects them. A model builds its LPs on the given
+// communicator, runs, and returns its committed outputs gathered on the communicator's rank 0,
+// already in their deterministic order (sorted by id or time), so that results do not depend on
+// the rank count.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/engine/config.hpp"
+#include "tracewarp/engine/stats.hpp"
+#include "tracewarp/io/config.hpp"
+#include "tracewarp/io/results.hpp"
+
+namespace tracewarp::model {
+
+struct Table {
+  const io::TableSchema* schema;
+  std::vector<std::byte> rows;  // schema->row_size bytes per row
+};
+
+struct RunOutput {
+  RunStats stats;
+  io::Attributes summary;          // headline metrics (deterministic: no wall-clock values)
+  io::Attributes run_attributes;   // e.g. workload transforms and reader tallies
+  std::vector<Table> tables;       // only on rank 0 of the communicator
+};
+
+struct ModelInfo {
+  std::string name;
+  std::string description;
+  std::function<RunOutput(const Communicator&, const io::Config&, const EngineConfig&)> run;
+  std::vector<const io::TableSchema*> tables;  // for the documentation
+};
+
+const std::vector<ModelInfo>& models();
+const ModelInfo& find_model(const std::string& name);  // throws ConfigError
+
+// The engine settings of a run from its configuration (engine.* keys).
+EngineConfig engine_config(const io::Config& config);
+
+}  // namespace tracewarp::model

@@ -1,0 +1,290 @@
+#include "tracewarp/io/config.hpp"
+
+#include <toml++/toml.h>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::io {
+namespace {
+
+using T = ConfigType;
+
+std::vector<ConfigKey> make_keys() {
+  return {
+      {"experiment.name", T::string, std::string("experiment"), "name stored in the results file"},
+      {"experiment.model", T::string, std::string("phold"), "the model to run: phold (studies follow)"},
+      {"experiment.seed", T::integer, std::int64_t{1}, "random seed of the first replication"},
+      {"experiment.replications", T::integer, std::int64_t{1},
+       "runs per sweep point, with seeds seed, seed+1, ... (varied fastest)"},
+
+      {"engine.sync", T::string, std::string("sequential"), "sequential, optimistic or rollback-check"},
+      {"engine.threads", T::integer, std::int64_t{1}, "TBB threads per rank for event handlers"},
+      {"engine.placement", T::string, std::string("block"), "LP placement: block, round-robin or a partition file"},
+      {"engine.gvt_interval", T::integer, std::int64_t{512}, "events a rank executes between GVT rounds"},
+      {"engine.poll_interval", T::integer, std::int64_t{128}, "events between remote message exchanges"},
+      {"engine.window_s", T::number, 0.0, "optimism window ahead of GVT, simulated seconds (0 = none)"},
+      {"engine.memory_budget_mib", T::integer, std::int64_t{0},
+       "engine memory per rank, MiB (0 = half the node's memory over its ranks)"},
+      {"engine.ranks_per_run", T::integer, std::int64_t{0},
+       "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run"},
+
+      {"workload.trace", T::string, std::string(""),
+       "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)"},
+      {"workload.format", T::string, std::string("auto"), "trace format (see tracewarp inspect --help)"},
+      {"workload.cores_per_node", T::integer, std::int64_t{0},
+       "SWF processors per node (0 = MaxProcs/MaxNodes of the header, else 1)"},
+      {"workload.missing_requested", T::string, std::string("run-time"),
+       "SWF jobs without requested time: run-time (use it) or drop"},
+      {"workload.min_run_s", T::number, 0.0, "drop jobs that ran less than this, seconds (applied first)"},
+      {"workload.window_start", T::integer, std::int64_t{0}, "skip this many jobs (after min_run_s)"},
+      {"workload.window_jobs", T::integer, std::int64_t{0}, "then keep this many jobs (0 = all)"},
+      {"workload.wra", T::number, 0.0,
+       "walltime request accuracy transform: requested := run / wra (0 = original requests)"},
+      {"workload.iat_scale", T::number, 1.0, "multiply the gaps between submissions (0.5 = twice the load)"},
+      {"workload.scale_nodes_to", T::integer, std::int64_t{0},
+       "scale node counts to a machine of this many nodes (ceil, at least 1; 0 = keep)"},
+      {"workload.machine_nodes", T::integer, std::int64_t{0},
+       "node count of the traced machine for node scaling (0 = MaxNodes of the header)"},
+
+      {"output.file", T::string, std::string("results.h5"), "results file (HDF5); -o overrides"},
+      {"output.series_interval_s", T::number, 300.0, "sampling interval of the series tables, simulated seconds"},
+
+      {"phold.lps", T::integer, std::int64_t{1024}, "LPs in total"},
+      {"phold.events_per_lp", T::integer, std::int64_t{16}, "initial events per LP"},
+      {"phold.remote", T::number, 0.1, "probability an event goes to a uniformly random LP"},
+      {"phold.mean", T::number, 1.0, "mean time increment (time units = seconds)"},
+      {"phold.lookahead", T::number, 0.1, "minimum time increment"},
+      {"phold.end", T::number, 1000.0, "end time"},
+  };
+}
+
+const char* type_name(ConfigType t) {
+  switch (t) {
+    case T::boolean: return "a boolean";
+    case T::integer: return "an integer";
+    case T::number: return "a number";
+    case T::string: return "a string";
+  }
+  return "?";
+}
+
+const char* value_type_name(const ConfigValue& v) {
+  static constexpr const char* names[] = {"a boolean", "an integer", "a number", "a string"};
+  return names[v.index()];
+}
+
+ConfigValue from_toml(const toml::node& node, const std::string& key, const std::string& origin) {
+  if (const auto* b = node.as_boolean()) return b->get();
+  if (const auto* i = node.as_integer()) return i->get();
+  if (const auto* f = node.as_floating_point()) return f->get();
+  if (const auto* s = node.as_string()) return s->get();
+  throw ConfigError(origin + ": key '" + key + "' has a value of an unsupported kind (tables, arrays and dates are not settings)");
+}
+
+// Walks a table, calling f(dotted key, node) for every leaf (non-table) node.
+template <class F>
+void for_each_leaf(const toml::table& table, const std::string& prefix, F&& f) {
+  for (const auto& [k, node] : table) {
+    const std::string name = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const auto* sub = node.as_table())
+      for_each_leaf(*sub, name, f);
+    else
+      f(name, node);
+  }
+}
+
+}  // namespace
+
+const std::vector<ConfigKey>& config_keys() {
+  static const std::vector<ConfigKey> keys = make_keys();
+  return keys;
+}
+
+const ConfigKey* find_config_key(const std::string& name) {
+  for (const ConfigKey& k : config_keys())
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string to_string(const ConfigValue& value) {
+  return std::visit(
+      [](const auto& v) -> std::string {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, bool>) return v ? "true" : "false";
+        else if constexpr (std::is_same_v<V, std::string>) return '"' + v + '"';
+        else if constexpr (std::is_same_v<V, double>) {
+          char buf[32];  // shortest text that reads back as the same double
+          const auto r = std::to_chars(buf, buf + sizeof buf, v);
+          std::string s(buf, r.ptr);
+          if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+          return s;
+        } else {
+          return std::to_string(v);
+        }
+      },
+      value);
+}
+
+Config::Config() {
+  for (const ConfigKey& k : config_keys()) values_[k.name] = k.default_value;
+}
+
+void Config::set(const std::string& key, const ConfigValue& value, const std::string& origin) {
+  const ConfigKey* k = find_config_key(key);
+  if (k == nullptr) throw ConfigError(origin + ": unknown key '" + key + "' (tracewarp run --keys lists them)");
+  ConfigValue v = value;
+  if (k->type == T::number && std::holds_alternative<std::int64_t>(v))
+    v = static_cast<double>(std::get<std::int64_t>(v));  // 1 is a fine number
+  if (k->type == T::integer && std::holds_alternative<double>(v)) {
+    const double d = std::get<double>(v);
+    if (d == std::floor(d) && std::abs(d) < 9e15) v = static_cast<std::int64_t>(d);
+  }
+  if (static_cast<std::size_t>(k->type) != v.index())
+    throw ConfigError(origin + ": key '" + key + "' must be " + type_name(k->type) + ", got " + value_type_name(value) +
+                      " (" + to_string(value) + ")");
+  values_[key] = std::move(v);
+}
+
+void Config::set_from_text(const std::string& key, const std::string& text, const std::string& origin) {
+  const ConfigKey* k = find_config_key(key);
+  if (k == nullptr) throw ConfigError(origin + ": unknown key '" + key + "' (tracewarp run --keys lists them)");
+  const auto bad = [&] {
+    return ConfigError(origin + ": key '" + key + "' must be " + type_name(k->type) + ", got '" + text + "'");
+  };
+  switch (k->type) {
+    case T::boolean:
+      if (text != "true" && text != "false") throw bad();
+      set(key, text == "true", origin);
+      return;
+    case T::integer: {
+      std::int64_t v = 0;
+      const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (r.ec != std::errc() || r.ptr != text.data() + text.size()) throw bad();
+      set(key, v, origin);
+      return;
+    }
+    case T::number: {
+      double v = 0;
+      const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+      if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(v)) throw bad();
+      set(key, v, origin);
+      return;
+    }
+    case T::string: {
+      std::string s = text;
+      if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+      set(key, s, origin);
+      return;
+    }
+  }
+}
+
+namespace {
+const ConfigValue& lookup(const std::map<std::string, ConfigValue>& values, const std::string& key) {
+  const auto it = values.find(key);
+  if (it == values.end()) throw InvariantError("configuration key '" + key + "' is not declared");
+  return it->second;
+}
+}  // namespace
+
+bool Config::get_bool(const std::string& key) const { return std::get<bool>(lookup(values_, key)); }
+std::int64_t Config::get_int(const std::string& key) const { return std::get<std::int64_t>(lookup(values_, key)); }
+double Config::get_number(const std::string& key) const {
+  const ConfigValue& v = lookup(values_, key);
+  return std::holds_alternative<double>(v) ? std::get<double>(v) : static_cast<double>(std::get<std::int64_t>(v));
+}
+const std::string& Config::get_string(const std::string& key) const {
+  return std::get<std::string>(lookup(values_, key));
+}
+
+Experiment parse_experiment(const std::string& text, const std::string& source,
+                            const std::vector<std::string>& overrides) {
+  Experiment e;
+  e.source = source;
+  e.text = text;
+  e.overrides = overrides;
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& err) {
+    const auto& where = err.source().begin;
+    throw ConfigError(source + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
+                      std::string(err.description()));
+  }
+  for_each_leaf(root, "", [&](const std::string& key, const toml::node& node) {
+    if (key.rfind("sweep.", 0) == 0) {
+      const std::string target = key.substr(6);
+      const auto* list = node.as_array();
+      if (list == nullptr || list->empty())
+        throw ConfigError(source + ": sweep key '" + target + "' must be a non-empty list of values");
+      std::vector<ConfigValue> values;
+      Config probe;
+      for (const toml::node& item : *list) {
+        const ConfigValue v = from_toml(item, target, source);
+        probe.set(target, v, source);  // validates key and type now, not at run time
+        values.push_back(probe.values().at(target));
+      }
+      e.sweep.emplace_back(target, std::move(values));
+      return;
+    }
+    e.base.set(key, from_toml(node, key, source), source);
+  });
+  for (const std::string& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) throw ConfigError("--set '" + o + "': expected key=value");
+    const std::string key = o.substr(0, eq);
+    e.base.set_from_text(key, o.substr(eq + 1), "--set");
+    // An override of a swept key fixes it.
+    std::erase_if(e.sweep, [&](const auto& s) { return s.first == key; });
+  }
+  if (e.base.get_int("experiment.replications") < 1) throw ConfigError(source + ": experiment.replications must be >= 1");
+  return e;
+}
+
+Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("cannot open configuration '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_experiment(text.str(), path, overrides);
+}
+
+std::vector<RunSpec> Experiment::runs() const {
+  std::vector<RunSpec> out;
+  const std::int64_t replications = base.get_int("experiment.replications");
+  std::size_t points = 1;
+  for (const auto& [key, values] : sweep) points *= values.size();
+  for (std::size_t p = 0; p < points; ++p) {
+    // Mixed-radix digits of p, the last sweep key fastest.
+    std::size_t rest = p;
+    std::vector<std::size_t> digit(sweep.size());
+    for (std::size_t k = sweep.size(); k-- > 0;) {
+      digit[k] = rest % sweep[k].second.size();
+      rest /= sweep[k].second.size();
+    }
+    for (std::int64_t r = 0; r < replications; ++r) {
+      RunSpec run;
+      run.index = out.size();
+      char id[32];
+      std::snprintf(id, sizeof id, "run-%04zu", run.index);
+      run.id = id;
+      run.config = base;
+      for (std::size_t k = 0; k < sweep.size(); ++k) {
+        run.config.set(sweep[k].first, sweep[k].second[digit[k]], source);
+        run.varied[sweep[k].first] = sweep[k].second[digit[k]];
+      }
+      const std::int64_t run_seed = run.config.get_int("experiment.seed") + (replications > 1 ? r : 0);
+      run.config.set("experiment.seed", run_seed, source);
+      if (replications > 1 || run.varied.count("experiment.seed")) run.varied["experiment.seed"] = run_seed;
+      out.push_back(std::move(run));
+    }
+  }
+  return out;
+}
+
+}  // namespace tracewarp::io

@@ -1,0 +1,86 @@
+#include "tracewarp/io/transforms.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::io {
+namespace {
+std::string number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+}  // namespace
+
+void drop_short_jobs(Workload& w, double min_run_s) {
+  if (min_run_s < 0) throw ConfigError("workload.min_run_s must be >= 0");
+  const Time limit = from_seconds(min_run_s);
+  const auto before = w.jobs.size();
+  std::erase_if(w.jobs, [&](const Job& j) { return j.run < limit; });
+  w.transforms.push_back("drop_short_jobs(min_run_s=" + number(min_run_s) + ", dropped=" +
+                         std::to_string(before - w.jobs.size()) + ")");
+}
+
+void take_window(Workload& w, std::uint64_t start, std::uint64_t count) {
+  if (start > w.jobs.size())
+    throw ConfigError("workload.window_start " + std::to_string(start) + " is beyond the workload's " +
+                      std::to_string(w.jobs.size()) + " jobs");
+  const std::uint64_t end = count == 0 ? w.jobs.size() : std::min<std::uint64_t>(w.jobs.size(), start + count);
+  w.jobs.erase(w.jobs.begin() + static_cast<std::ptrdiff_t>(end), w.jobs.end());
+  w.jobs.erase(w.jobs.begin(), w.jobs.begin() + static_cast<std::ptrdiff_t>(start));
+  // The window starts at time 0, as a trace of its own.
+  const Time origin = w.jobs.empty() ? 0 : w.jobs.front().submit;
+  for (Job& j : w.jobs) j.submit -= origin;
+  w.transforms.push_back("window(start=" + std::to_string(start) + ", count=" + std::to_string(end - start) +
+                         ", shifted_by_s=" + number(to_seconds(origin)) + ")");
+}
+
+void set_request_accuracy(Workload& w, double wra) {
+  if (!(wra > 0 && wra <= 1)) throw ConfigError("workload.wra must lie in (0, 1], got " + number(wra));
+  for (Job& j : w.jobs) {
+    j.requested = static_cast<Time>(std::ceil(static_cast<double>(j.run) / wra));
+    j.requested_from_run = false;
+  }
+  w.transforms.push_back("request_accuracy(wra=" + number(wra) + ")");
+}
+
+void scale_interarrival(Workload& w, double factor) {
+  if (!(factor > 0)) throw ConfigError("workload.iat_scale must be > 0, got " + number(factor));
+  Time previous_old = w.jobs.empty() ? 0 : w.jobs.front().submit;
+  Time previous_new = previous_old;
+  for (Job& j : w.jobs) {
+    const Time gap = j.submit - previous_old;
+    previous_old = j.submit;
+    j.submit = previous_new + static_cast<Time>(std::llround(static_cast<double>(gap) * factor));
+    previous_new = j.submit;
+  }
+  w.transforms.push_back("interarrival_scale(factor=" + number(factor) + ")");
+}
+
+void scale_nodes(Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes) {
+  if (from_nodes == 0 || to_nodes == 0) throw ConfigError("node scaling needs both machine sizes (> 0)");
+  for (Job& j : w.jobs) {
+    const double scaled = std::ceil(static_cast<double>(j.nodes) * to_nodes / from_nodes);
+    j.nodes = static_cast<std::uint32_t>(std::clamp(scaled, 1.0, static_cast<double>(to_nodes)));
+  }
+  w.transforms.push_back("scale_nodes(from=" + std::to_string(from_nodes) + ", to=" + std::to_string(to_nodes) + ")");
+  w.max_nodes = to_nodes;
+}
+
+void apply_transforms(Workload& w, const WorkloadTransforms& t) {
+  if (t.min_run_s > 0) drop_short_jobs(w, t.min_run_s);
+  if (t.window_start > 0 || t.window_jobs > 0) take_window(w, t.window_start, t.window_jobs);
+  if (t.wra > 0) set_request_accuracy(w, t.wra);
+  if (t.iat_scale != 1) scale_interarrival(w, t.iat_scale);
+  if (t.scale_nodes_to > 0) {
+    const std::uint32_t from = t.machine_nodes > 0 ? t.machine_nodes
+                                                   : static_cast<std::uint32_t>(std::max<std::int64_t>(0, w.max_nodes));
+    if (from == 0) throw ConfigError("workload.scale_nodes_to needs workload.machine_nodes (the trace has no MaxNodes)");
+    scale_nodes(w, from, t.scale_nodes_to);
+  }
+}
+
+}  // namespace tracewarp::io

@@ -1,0 +1,82 @@
+#include "tracewarp/model/registry.hpp"
+
+#include <cstdio>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/model/phold/phold.hpp"
+
+namespace tracewarp::model {
+namespace {
+
+// PHOLD as an experiment: committed events per series interval, and the checksum.
+struct PholdSeriesRow {
+  double time_s;
+  std::uint64_t committed;
+};
+const io::TableSchema kPholdSeries{
+    "series",
+    sizeof(PholdSeriesRow),
+    {TRACEWARP_COLUMN(PholdSeriesRow, time_s, "s", "start of the interval"),
+     TRACEWARP_COLUMN(PholdSeriesRow, committed, "events", "events committed with a time in the interval")},
+    "PHOLD: committed events per output.series_interval_s"};
+
+RunOutput run_phold(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  phold::Params p;
+  p.lps = static_cast<LpId>(c.get_int("phold.lps"));
+  p.events_per_lp = static_cast<std::uint32_t>(c.get_int("phold.events_per_lp"));
+  p.remote = c.get_number("phold.remote");
+  p.mean = c.get_number("phold.mean");
+  p.lookahead = c.get_number("phold.lookahead");
+  p.end = c.get_number("phold.end");
+  p.seed = static_cast<std::uint64_t>(c.get_int("experiment.seed"));
+  p.series_interval = c.get_number("output.series_interval_s");
+  const phold::Result r = phold::run(comm, p, engine);
+  RunOutput out;
+  out.stats = r.stats;
+  char checksum[24];
+  std::snprintf(checksum, sizeof checksum, "0x%016llx", static_cast<unsigned long long>(r.checksum));
+  out.summary = {{"committed", static_cast<std::int64_t>(r.committed)}, {"checksum", std::string(checksum)}};
+  if (comm.rank() == 0) {
+    std::vector<PholdSeriesRow> rows;
+    for (std::size_t i = 0; i < r.per_interval.size(); ++i)
+      rows.push_back({static_cast<double>(i) * p.series_interval, r.per_interval[i]});
+    Table t{&kPholdSeries, std::vector<std::byte>(rows.size() * sizeof(PholdSeriesRow))};
+    std::memcpy(t.rows.data(), rows.data(), t.rows.size());
+    out.tables.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<ModelInfo>& models() {
+  static const std::vector<ModelInfo> all = {
+      {"phold", "the PHOLD engine benchmark (engine.md); keys phold.*", run_phold, {&kPholdSeries}},
+  };
+  return all;
+}
+
+const ModelInfo& find_model(const std::string& name) {
+  for (const ModelInfo& m : models())
+    if (m.name == name) return m;
+  std::string known;
+  for (const ModelInfo& m : models()) known += (known.empty() ? "" : ", ") + m.name;
+  throw ConfigError("unknown model '" + name + "' (experiment.model: " + known + ")");
+}
+
+EngineConfig engine_config(const io::Config& c) {
+  EngineConfig e;
+  e.sync = parse_sync_mode(c.get_string("engine.sync"));
+  e.threads = static_cast<int>(c.get_int("engine.threads"));
+  e.placement = parse_placement(c.get_string("engine.placement"));
+  if (c.get_int("engine.gvt_interval") < 1 || c.get_int("engine.poll_interval") < 1)
+    throw ConfigError("engine.gvt_interval and engine.poll_interval must be >= 1");
+  e.gvt_interval = static_cast<std::uint64_t>(c.get_int("engine.gvt_interval"));
+  e.poll_interval = static_cast<std::uint32_t>(c.get_int("engine.poll_interval"));
+  e.optimism_window = c.get_number("engine.window_s") > 0 ? from_seconds(c.get_number("engine.window_s")) : 0;
+  if (c.get_int("engine.memory_budget_mib") < 0) throw ConfigError("engine.memory_budget_mib must be >= 0");
+  e.memory_budget_bytes = static_cast<std::uint64_t>(c.get_int("engine.memory_budget_mib")) << 20;
+  return e;
+}
+
+}  // namespace tracewarp::model
