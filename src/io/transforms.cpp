@@ -5,6 +5,8 @@
 #include <sstream>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/io/config.hpp"
+#include "tracewarp/io/trace.hpp"
 
 namespace tracewarp::io {
 namespace {
@@ -81,6 +83,49 @@ void apply_transforms(Workload& w, const WorkloadTransforms& t) {
     if (from == 0) throw ConfigError("workload.scale_nodes_to needs workload.machine_nodes (the trace has no MaxNodes)");
     scale_nodes(w, from, t.scale_nodes_to);
   }
+}
+
+std::string data_directory() {
+  const char* env = std::getenv("TRACEWARP_DATA");
+  return env != nullptr && *env != '\0' ? env : "../shared/data";
+}
+
+std::string expand_data_path(const std::string& path) {
+  static const std::string token = "${TRACEWARP_DATA}";
+  std::string out = path;
+  for (auto at = out.find(token); at != std::string::npos; at = out.find(token, at))
+    out.replace(at, token.size(), data_directory());
+  return out;
+}
+
+Workload load_configured_workload(const Config& c) {
+  const std::string trace = c.get_string("workload.trace");
+  if (trace.empty()) throw ConfigError("workload.trace is not set");
+  TraceOptions options;
+  options.format = parse_trace_format(c.get_string("workload.format"));
+  if (c.get_int("workload.cores_per_node") < 0) throw ConfigError("workload.cores_per_node must be >= 0");
+  options.swf.cores_per_node = static_cast<std::uint32_t>(c.get_int("workload.cores_per_node"));
+  const std::string missing = c.get_string("workload.missing_requested");
+  if (missing == "run-time")
+    options.swf.missing_requested = MissingRequested::use_run_time;
+  else if (missing == "drop")
+    options.swf.missing_requested = MissingRequested::drop;
+  else
+    throw ConfigError("workload.missing_requested must be run-time or drop, not '" + missing + "'");
+  Workload w = load_workload(expand_data_path(trace), options);
+  WorkloadTransforms t;
+  t.min_run_s = c.get_number("workload.min_run_s");
+  for (const char* key : {"workload.window_start", "workload.window_jobs", "workload.scale_nodes_to",
+                          "workload.machine_nodes"})
+    if (c.get_int(key) < 0) throw ConfigError(std::string(key) + " must be >= 0");
+  t.window_start = static_cast<std::uint64_t>(c.get_int("workload.window_start"));
+  t.window_jobs = static_cast<std::uint64_t>(c.get_int("workload.window_jobs"));
+  t.wra = c.get_number("workload.wra");
+  t.iat_scale = c.get_number("workload.iat_scale");
+  t.scale_nodes_to = static_cast<std::uint32_t>(c.get_int("workload.scale_nodes_to"));
+  t.machine_nodes = static_cast<std::uint32_t>(c.get_int("workload.machine_nodes"));
+  apply_transforms(w, t);
+  return w;
 }
 
 }  // namespace tracewarp::io

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include <string>
+
 #include "tracewarp/io/job.hpp"
 
 namespace tracewarp::io {
@@ -27,5 +29,13 @@ void set_request_accuracy(Workload& w, double wra);
 void scale_interarrival(Workload& w, double factor);
 void scale_nodes(Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes);
 void apply_transforms(Workload& w, const WorkloadTransforms& t);
+
+class Config;
+// The data folder: $TRACEWARP_DATA, else ../shared/data (relative to the working directory).
+std::string data_directory();
+// "${TRACEWARP_DATA}/traces/x.swf.gz" -> "<data folder>/traces/x.swf.gz".
+std::string expand_data_path(const std::string& path);
+// The workload the workload.* keys describe: read, sorted, transformed, and recorded.
+Workload load_configured_workload(const Config& config);
 
 }  // namespace tracewarp::io

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The run/report pipeline as a user meets it: results identical for any rank layout, exit codes,
+# errors naming key and file, incomplete files refused, the Python helper and a plotting script.
+set -u
+tw="$1"; mpirun="$2"; python="$3"; src="$4"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+expect() {  # expect NAME CODE PATTERN -- command...
+  local name="$1" want="$2" pattern="$3"; shift 4
+  local out; out=$("$@" 2>&1); local code=$?
+  if [ "$code" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then pass "$name"; else
+    fail "$name (exit $code, want $want)"; echo "$out" | head -10; fi
+}
+sweep="$src/experiments/phold/sweep.toml"
+
+"$tw" run "$sweep" -o "$work/one.h5" -q || fail "sweep on 1 rank"
+"$mpirun" -np 3 --oversubscribe "$tw" run "$sweep" -o "$work/three.h5" -q || fail "sweep on 3 ranks"
+"$mpirun" -np 4 --oversubscribe "$tw" run "$sweep" -o "$work/groups.h5" --ranks-per-run 2 -q ||
+  fail "sweep on 2 groups of 2 ranks"
+for other in three groups; do
+  if "$python" "$src/tests/python/compare_results.py" "$work/one.h5" "$work/$other.h5"; then
+    pass "identical model data: 1 rank vs $other"; else fail "identical model data: 1 rank vs $other"; fi
+done
+
+expect "report lists every run" 0 "run-0003  experiment.seed=2, phold.remote=1.0 .*committed=" -- "$tw" report "$work/one.h5"
+expect "report --json" 0 '"complete":true' -- "$tw" report --json "$work/one.h5"
+expect "--set overrides a key" 0 "run-0000 .*committed=" -- "$tw" run "$sweep" -o "$work/set.h5" --set phold.lps=32 --set experiment.replications=1
+printf '[phold]\nspeed = 3\n' >"$work/unknown.toml"
+expect "unknown key: exit 2, names key and file" 2 "unknown.toml: unknown key 'phold.speed'" -- "$tw" run "$work/unknown.toml"
+expect "unknown --set key: exit 2" 2 "\\-\\-set: unknown key 'phold.speed'" -- "$tw" run "$sweep" --set phold.speed=3
+printf '[phold]\nlps = "many"\n' >"$work/bad.toml"
+expect "wrong type: exit 2, names key and file" 2 "bad.toml: key 'phold.lps' must be an integer" -- "$tw" run "$work/bad.toml"
+expect "ranks per run must divide the job" 2 "must divide the 3 ranks" \
+  -- "$mpirun" -np 3 --oversubscribe "$tw" run "$sweep" -o "$work/x.h5" --ranks-per-run 2
+expect "unwritable output: exit 2" 2 "cannot create results file" -- "$tw" run "$sweep" -o /nonexistent-dir/r.h5
+[ ! -e "$work/x.h5" ] && pass "failed runs leave no results file" || fail "failed runs leave no results file"
+
+# An interrupted run: killed while running leaves only a .partial file, which report refuses.
+printf '[phold]\nlps = 4096\nend = 1e6\n' >"$work/long.toml"
+"$tw" run "$work/long.toml" -o "$work/long.h5" -q & pid=$!
+for _ in $(seq 50); do [ -e "$work/long.h5.partial" ] && break; sleep 0.1; done
+sleep 0.5; kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+[ ! -e "$work/long.h5" ] && [ -e "$work/long.h5.partial" ] && pass "killed run leaves only a .partial file" ||
+  fail "killed run leaves only a .partial file"
+expect "report refuses an incomplete file: exit 1" 1 "INCOMPLETE" -- "$tw" report "$work/long.h5.partial"
+
+if "$python" "$src/tests/python/test_helper.py" "$work/one.h5" "$work/long.h5.partial"; then pass "python helper"; else fail "python helper"; fi
+if "$python" "$src/experiments/phold/plot.py" "$work/groups.h5" --out "$work/plots" && [ -s "$work/plots/phold_series.png" ]; then
+  pass "experiments/phold/plot.py draws from a results file"; else fail "experiments/phold/plot.py"; fi
+
+echo "run pipeline: $failures failure(s)"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,82 @@
+#include <catch2/catch.hpp>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/io/config.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::io;
+
+namespace {
+std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
+  try {
+    parse_experiment(toml, "exp.toml", sets);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("config: every key has its documented default", "[unit][config]") {
+  const Experiment e = parse_experiment("", "empty.toml", {});
+  for (const ConfigKey& k : config_keys()) REQUIRE(e.base.values().at(k.name) == k.default_value);
+  REQUIRE(e.base.get_string("engine.sync") == "sequential");
+  REQUIRE(e.base.get_number("output.series_interval_s") == 300.0);
+  REQUIRE(e.runs().size() == 1);
+  REQUIRE(e.runs()[0].id == "run-0000");
+}
+
+TEST_CASE("config: file values, then --set overrides, with type conversion where lossless", "[unit][config]") {
+  const Experiment e = parse_experiment("[phold]\nremote = 1\nlps = 64\n[engine]\nsync = \"optimistic\"\n",
+                                        "exp.toml", {"phold.lps=128", "engine.window_s=2.5", "experiment.name=\"x y\""});
+  REQUIRE(e.base.get_number("phold.remote") == 1.0);  // integer accepted for a number
+  REQUIRE(e.base.get_int("phold.lps") == 128);
+  REQUIRE(e.base.get_number("engine.window_s") == 2.5);
+  REQUIRE(e.base.get_string("engine.sync") == "optimistic");
+  REQUIRE(e.base.get_string("experiment.name") == "x y");
+}
+
+TEST_CASE("config: unknown keys and wrong types name the key and the file", "[unit][config]") {
+  REQUIRE(error_of("[phold]\nremotes = 0.5\n") ==
+          "exp.toml: unknown key 'phold.remotes' (tracewarp run --keys lists them)");
+  REQUIRE(error_of("[phold]\nlps = \"many\"\n") == "exp.toml: key 'phold.lps' must be an integer, got a string (\"many\")");
+  REQUIRE(error_of("[phold]\nlps = 1.5\n") == "exp.toml: key 'phold.lps' must be an integer, got a number (1.5)");
+  REQUIRE(error_of("", {"phold.lps=ten"}) == "--set: key 'phold.lps' must be an integer, got 'ten'");
+  REQUIRE(error_of("", {"nothing"}) == "--set 'nothing': expected key=value");
+  REQUIRE(error_of("", {"engine.gpu=1"}) == "--set: unknown key 'engine.gpu' (tracewarp run --keys lists them)");
+  REQUIRE(error_of("[sweep]\n\"phold.remote\" = [0.1, \"x\"]\n").find("key 'phold.remote' must be a number") != std::string::npos);
+  REQUIRE(error_of("[sweep]\n\"phold.nope\" = [1]\n").find("unknown key 'phold.nope'") != std::string::npos);
+  REQUIRE(error_of("[phold\nlps = 3\n").rfind("exp.toml:1:", 0) == 0);  // TOML syntax: file, line, column
+}
+
+TEST_CASE("config: sweeps cross in key order (last fastest), replications vary the seed fastest", "[unit][config]") {
+  const Experiment e = parse_experiment(
+      "[experiment]\nseed = 10\nreplications = 2\n"
+      "[sweep]\n\"phold.remote\" = [0.1, 1.0]\nengine = { threads = [1, 2, 4] }\n",
+      "exp.toml", {});
+  const std::vector<RunSpec> runs = e.runs();
+  REQUIRE(runs.size() == 12);
+  // keys in order: engine.threads, phold.remote; then the seed
+  std::vector<std::tuple<std::int64_t, double, std::int64_t>> points;
+  for (const RunSpec& r : runs)
+    points.emplace_back(r.config.get_int("engine.threads"), r.config.get_number("phold.remote"),
+                        r.config.get_int("experiment.seed"));
+  REQUIRE(points[0] == std::make_tuple(1, 0.1, 10));
+  REQUIRE(points[1] == std::make_tuple(1, 0.1, 11));
+  REQUIRE(points[2] == std::make_tuple(1, 1.0, 10));
+  REQUIRE(points[4] == std::make_tuple(2, 0.1, 10));
+  REQUIRE(points[11] == std::make_tuple(4, 1.0, 11));
+  REQUIRE(runs[11].id == "run-0011");
+  REQUIRE(runs[5].varied.size() == 3);
+  // an override fixes a swept key
+  const Experiment fixed = parse_experiment("[sweep]\n\"phold.remote\" = [0.1, 1.0]\n", "exp.toml", {"phold.remote=0.5"});
+  REQUIRE(fixed.runs().size() == 1);
+  REQUIRE(fixed.runs()[0].config.get_number("phold.remote") == 0.5);
+}
+
+TEST_CASE("config: numbers print in their shortest exact form", "[unit][config]") {
+  REQUIRE(to_string(ConfigValue{0.1}) == "0.1");
+  REQUIRE(to_string(ConfigValue{2.0}) == "2.0");
+  REQUIRE(to_string(ConfigValue{std::int64_t{3}}) == "3");
+  REQUIRE(to_string(ConfigValue{std::string("a")}) == "\"a\"");
+}

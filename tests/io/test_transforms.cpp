@@ -1,0 +1,103 @@
+#include <catch2/catch.hpp>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/io/transforms.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::io;
+
+namespace {
+Workload five_jobs() {
+  Workload w;
+  w.max_nodes = 100;
+  const std::int64_t submit[] = {100, 110, 130, 160, 200};
+  const std::int64_t run[] = {50, 200, 80, 300, 90};
+  const std::uint32_t nodes[] = {1, 10, 33, 100, 50};
+  for (int i = 0; i < 5; ++i) {
+    Job j;
+    j.id = static_cast<std::uint64_t>(i + 1);
+    j.submit = from_seconds(submit[i]);
+    j.run = from_seconds(run[i]);
+    j.requested = from_seconds(std::int64_t{1000});
+    j.nodes = nodes[i];
+    w.jobs.push_back(j);
+  }
+  return w;
+}
+}  // namespace
+
+TEST_CASE("transforms: each does what the studies need, and is recorded", "[unit][io][transforms]") {
+  Workload w = five_jobs();
+  WorkloadTransforms t;
+  t.min_run_s = 90;       // drops jobs 1 (50 s) and 3 (80 s)
+  t.window_start = 1;     // skips job 2
+  t.window_jobs = 5;      // keeps 4 and 5
+  t.wra = 0.5;            // requested = 2 x run
+  t.iat_scale = 0.5;      // gap 40 s -> 20 s
+  t.scale_nodes_to = 10;  // 100 nodes -> 10, 50 -> 5
+  apply_transforms(w, t);
+  REQUIRE(w.jobs.size() == 2);
+  REQUIRE(w.jobs[0].id == 4);
+  REQUIRE(w.jobs[0].submit == 0);  // a window starts at 0
+  REQUIRE(w.jobs[1].submit == from_seconds(std::int64_t{20}));
+  REQUIRE(w.jobs[0].requested == from_seconds(std::int64_t{600}));
+  REQUIRE(w.jobs[0].nodes == 10);
+  REQUIRE(w.jobs[1].nodes == 5);
+  REQUIRE(w.transforms.size() == 5);
+  REQUIRE(w.transforms[0] == "drop_short_jobs(min_run_s=90, dropped=2)");
+  REQUIRE(w.transforms[1] == "window(start=1, count=2, shifted_by_s=160)");
+  REQUIRE(w.transforms[4] == "scale_nodes(from=100, to=10)");
+}
+
+TEST_CASE("transforms: node scaling rounds up and keeps at least one node", "[unit][io][transforms]") {
+  Workload w = five_jobs();
+  scale_nodes(w, 82944, 768);  // the K computer's scaled machine
+  REQUIRE(w.jobs[0].nodes == 1);
+  REQUIRE(w.jobs[2].nodes == 1);  // ceil(33 * 768 / 82944) = 1
+  Workload big;
+  Job j;
+  j.nodes = 36864;
+  big.jobs.push_back(j);
+  scale_nodes(big, 82944, 768);
+  REQUIRE(big.jobs[0].nodes == 342);  // ceil(36864 * 768 / 82944) = ceil(341.33)
+}
+
+TEST_CASE("transforms: bad parameters are configuration errors", "[unit][io][transforms]") {
+  Workload w = five_jobs();
+  REQUIRE_THROWS_AS(set_request_accuracy(w, 0), ConfigError);
+  REQUIRE_THROWS_AS(set_request_accuracy(w, 1.5), ConfigError);
+  REQUIRE_THROWS_AS(scale_interarrival(w, -1), ConfigError);
+  REQUIRE_THROWS_AS(take_window(w, 9, 1), ConfigError);
+  Workload no_size = five_jobs();
+  no_size.max_nodes = -1;
+  WorkloadTransforms t;
+  t.scale_nodes_to = 10;
+  REQUIRE_THROWS_WITH(apply_transforms(no_size, t), Catch::Contains("workload.machine_nodes"));
+}
+
+#include <cstdlib>
+
+#include "../support/temp_file.hpp"
+#include "tracewarp/io/config.hpp"
+
+TEST_CASE("transforms: the workload.* keys build the workload, data path expanded", "[unit][io][transforms]") {
+  const tracewarp::testing::TempFile f(
+      "; MaxNodes: 8\n; MaxProcs: 64\n"
+      "1 0 0 100 16 -1 -1 16 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "2 50 0 30 8 -1 -1 8 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+      "3 90 0 120 64 -1 -1 64 200 -1 1 1 1 -1 1 -1 -1 -1\n");
+  const std::string dir = f.path().substr(0, f.path().rfind('/'));
+  const std::string name = f.path().substr(f.path().rfind('/') + 1);
+  setenv("TRACEWARP_DATA", dir.c_str(), 1);
+  REQUIRE(expand_data_path("${TRACEWARP_DATA}/x") == dir + "/x");
+  const Experiment e = parse_experiment("[workload]\ntrace = \"${TRACEWARP_DATA}/" + name +
+                                            "\"\nmin_run_s = 90.0\nwra = 1.0\nscale_nodes_to = 4\n",
+                                        "w.toml", {});
+  const Workload w = load_configured_workload(e.base);
+  unsetenv("TRACEWARP_DATA");
+  REQUIRE(w.jobs.size() == 2);  // job 2 ran 30 s
+  REQUIRE(w.jobs[0].nodes == 1);  // 16 procs / 8 cores = 2 nodes of 8 -> scaled to 4: 1
+  REQUIRE(w.jobs[1].nodes == 4);
+  REQUIRE(w.jobs[1].requested == w.jobs[1].run);  // wra = 1
+  REQUIRE(w.transforms.size() == 3);
+}

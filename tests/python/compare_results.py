@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""Exit 0 when two results files hold the same model data: the same runs with the same
+parameters, summaries and tables (every dataset but `engine`, whose statistics depend on the rank
+count and timing by nature)."""
+import sys
+
+import h5py
+import numpy as np
+
+a_path, b_path = sys.argv[1], sys.argv[2]
+problems = []
+with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
+    for f, p in ((a, a_path), (b, b_path)):
+        if f.attrs.get("complete") != 1:
+            problems.append(f"{p} is not complete")
+    if sorted(a["runs"]) != sorted(b["runs"]):
+        problems.append(f"different runs: {sorted(a['runs'])} vs {sorted(b['runs'])}")
+    for run in sorted(set(a["runs"]) & set(b["runs"])):
+        ga, gb = a["runs"][run], b["runs"][run]
+        params_a = {k: v for k, v in ga.attrs.items() if not k.startswith("engine.")}
+        params_b = {k: v for k, v in gb.attrs.items() if not k.startswith("engine.")}
+        if params_a.keys() != params_b.keys() or any(params_a[k] != params_b[k] for k in params_a):
+            problems.append(f"{run}: parameters differ")
+        if dict(ga["summary"].attrs) != dict(gb["summary"].attrs):
+            problems.append(f"{run}: summary {dict(ga['summary'].attrs)} vs {dict(gb['summary'].attrs)}")
+        tables = sorted(k for k, v in ga.items() if isinstance(v, h5py.Dataset) and k != "engine")
+        for t in tables:
+            if t not in gb or not np.array_equal(ga[t][()], gb[t][()]):
+                problems.append(f"{run}/{t}: contents differ")
+        if not tables:
+            problems.append(f"{run}: no model tables to compare")
+for p in problems:
+    print("DIFFERENT:", p)
+print(f"{a_path} vs {b_path}: {'identical model data' if not problems else f'{len(problems)} difference(s)'}")
+sys.exit(1 if problems else 0)
