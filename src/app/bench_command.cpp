@@ -1,5 +1,6 @@
 // tracewarp bench phold: the engine benchmark.
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <cstdio>
 #include <iostream>
@@ -25,6 +26,23 @@ void add_engine_options(CLI::App& cmd, EngineOptions& o) {
   cmd.add_option("--memory-budget", o.memory_budget_mib,
                  "MiB of events, histories and snapshots per rank (0 = half the node's memory over its ranks)")
       ->capture_default_str();
+}
+
+std::function<void(const Progress&)> terminal_progress(const std::string& label, bool quiet) {
+  if (quiet || !isatty(STDERR_FILENO)) return {};
+  return [label](const Progress& p) {
+    const double reached = to_seconds(p.reached);
+    const double rate = p.wall_s > 0 ? static_cast<double>(p.committed) / p.wall_s : 0;
+    if (p.end != kTimeInfinity && p.reached > 0) {
+      const double fraction = std::min(1.0, static_cast<double>(p.reached) / static_cast<double>(p.end));
+      const double eta = fraction > 0 ? p.wall_s * (1 - fraction) / fraction : 0;
+      std::fprintf(stderr, "\r[tracewarp] %s  t = %.6g s (%.1f%%)  %.3g events/s (rank 0)  ETA %.0f s   ",
+                   label.c_str(), reached, 100 * fraction, rate, eta);
+    } else {
+      std::fprintf(stderr, "\r[tracewarp] %s  t = %.6g s  %.3g events/s (rank 0)   ", label.c_str(), reached, rate);
+    }
+    std::fflush(stderr);
+  };
 }
 
 namespace {
@@ -59,7 +77,10 @@ void run_phold_bench(const PholdOptions& o) {
   const Communicator world = Communicator::world();
   phold::Params params = o.params;
   params.lps = o.lps_total > 0 ? o.lps_total : o.lps_per_rank * static_cast<LpId>(world.size());
-  const phold::Result r = phold::run(world, params, to_engine_config(o.engine));
+  EngineConfig engine = to_engine_config(o.engine);
+  engine.progress = terminal_progress("phold", o.json);
+  const phold::Result r = phold::run(world, params, engine);
+  if (engine.progress) std::fprintf(stderr, "\n");
   if (world.rank() != 0) return;
   if (o.json) {
     nlohmann::json j = {{"committed", r.committed},

@@ -5,6 +5,7 @@
 
 #include <functional>
 
+#include "tracewarp/engine/config.hpp"
 #include "tracewarp/io/trace.hpp"
 
 namespace tracewarp::app {
@@ -28,6 +29,9 @@ struct EngineOptions {
   std::uint64_t memory_budget_mib = 0;
 };
 void add_engine_options(CLI::App& cmd, EngineOptions& options);
+
+// A progress line on stderr for long runs, only when stderr is a terminal and not quiet.
+std::function<void(const Progress&)> terminal_progress(const std::string& label, bool quiet);
 
 // Trace-reading options shared by inspect and the workload settings.
 io::TraceOptions trace_options(const std::string& format, std::uint32_t cores_per_node,

@@ -249,7 +249,10 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   }
   for (const io::RunSpec& run : runs) {
     if (static_cast<int>(run.index % static_cast<std::size_t>(groups)) != group) continue;
-    model::RunOutput out = model.run(comm, run.config, model::engine_config(run.config));
+    EngineConfig engine = model::engine_config(run.config);
+    engine.progress = terminal_progress(run.id, o.quiet);
+    model::RunOutput out = model.run(comm, run.config, engine);
+    if (engine.progress && comm.rank() == 0) std::fprintf(stderr, "\n");
     if (comm.rank() != 0) continue;
     if (world.rank() == 0) {
       local.emplace_back(run.index, std::move(out));

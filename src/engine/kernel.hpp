@@ -34,6 +34,19 @@ struct KernelSetup {
 inline constexpr const char* kEmitInInit =
     "an LP emitted output from on_init; output can only come from events (it is released on commit)";
 
+// Calls config.progress at most twice a second; checks the clock only every so many calls.
+class ProgressTicker {
+ public:
+  explicit ProgressTicker(const EngineConfig& config, bool reporting_rank);
+  void tick(Time reached, std::uint64_t committed);
+
+ private:
+  const EngineConfig& config_;
+  bool enabled_;
+  double start_;
+  double last_ = 0;
+};
+
 RankStats run_sequential(KernelSetup& setup);
 RankStats run_optimistic(KernelSetup& setup);
 

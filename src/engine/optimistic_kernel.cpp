@@ -69,7 +69,8 @@ class OptimisticKernel final : public KernelPort {
         check_mode_(setup.config.sync == SyncMode::rollback_check),
         transport_(setup.comm),
         ctx_(*this, setup.lp_count),
-        states_(setup.lps.size()) {
+        states_(setup.lps.size()),
+        progress_(setup.config, setup.comm.rank() == 0) {
     for (std::size_t i = 0; i < states_.size(); ++i) states_[i].lp = &setup.lps[i];
   }
 
@@ -97,6 +98,7 @@ class OptimisticKernel final : public KernelPort {
       }
       gvt_round();
       fossil_collect(gvt_);
+      progress_.tick(gvt_, stats_.committed);
       if (gvt_ >= end_) break;
     }
     transport_.drain_all([](const Event&, bool) {});
@@ -492,6 +494,7 @@ class OptimisticKernel final : public KernelPort {
   bool budget_failure_ = false;
   std::string budget_message_;
   RankStats stats_;
+  ProgressTicker progress_;
 };
 
 }  // namespace

@@ -10,7 +10,10 @@ namespace {
 class SequentialKernel final : public KernelPort {
  public:
   explicit SequentialKernel(KernelSetup& setup)
-      : setup_(setup), ctx_(*this, setup.lp_count), send_seq_(setup.lps.size(), 0) {}
+      : setup_(setup),
+        ctx_(*this, setup.lp_count),
+        send_seq_(setup.lps.size(), 0),
+        progress_(setup.config, setup.comm.rank() == 0) {}
 
   RankStats run() {
     const Time end = setup_.config.end_time;
@@ -40,7 +43,10 @@ class SequentialKernel final : public KernelPort {
       lp.commit(ev, commit);
       records_.clear();
       pool_.free(top.slot);
-      if ((++committed & 0xFFF) == 0) check_budget();
+      if ((++committed & 0xFFF) == 0) {
+        check_budget();
+        progress_.tick(top.time, committed);
+      }
     }
     for (const auto& lp : setup_.lps) {
       FinishContext finish(lp.id, end);
@@ -77,6 +83,7 @@ class SequentialKernel final : public KernelPort {
   std::vector<std::byte> records_;
   std::uint64_t peak_bytes_ = 0;
   bool initialising_ = false;
+  ProgressTicker progress_;
 };
 
 }  // namespace

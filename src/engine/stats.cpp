@@ -34,4 +34,5 @@ std::string RunStats::brief() const {
   return buf;
 }
 
+
 }  // namespace tracewarp

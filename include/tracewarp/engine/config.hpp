@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "tracewarp/engine/time.hpp"
@@ -24,6 +25,14 @@ struct Placement {
 };
 Placement parse_placement(const std::string& text);  // "block", "round-robin" or a file path
 
+// What a run has reached, for progress displays (called on rank 0, about twice a second).
+struct Progress {
+  Time reached;                // simulated time everything below is final (GVT, or the clock)
+  Time end;                    // the end time (kTimeInfinity: runs until no events remain)
+  std::uint64_t committed;     // events committed so far on this rank
+  double wall_s;               // since the run started
+};
+
 struct EngineConfig {
   SyncMode sync = SyncMode::sequential;
   Time end_time = kTimeInfinity;  // events at or after this time are never executed
@@ -37,6 +46,8 @@ struct EngineConfig {
   // Bytes of events, histories and state snapshots one rank may hold. 0 = automatic: half of
   // the machine's memory shared by the ranks on this node.
   std::uint64_t memory_budget_bytes = 0;
+
+  std::function<void(const Progress&)> progress;  // optional; never affects results
 };
 
 }  // namespace tracewarp
