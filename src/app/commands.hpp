@@ -17,6 +17,7 @@ void add_bench_command(CLI::App& app, Action& action);
 void add_inspect_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action, int argc, char** argv);
 void add_report_command(CLI::App& app, Action& action);
+void add_generate_command(CLI::App& app, Action& action);
 
 // Options every engine-driven command shares.
 struct EngineOptions {

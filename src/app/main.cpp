@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   app::Action action;
   app::add_run_command(app, action, argc, argv);
   app::add_inspect_command(app, action);
+  app::add_generate_command(app, action);
   app::add_report_command(app, action);
   app::add_bench_command(app, action);
 

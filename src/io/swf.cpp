@@ -1,6 +1,10 @@
 #include "tracewarp/io/swf.hpp"
 
 #include <array>
+#include <zlib.h>
+
+#include <cinttypes>
+#include <cstring>
 #include <charconv>
 #include <cmath>
 
@@ -202,6 +206,42 @@ bool SwfReader::convert(std::string_view line, Job& job) {
   job.queue = static_cast<std::int32_t>(f[14]);
   job.partition = static_cast<std::int32_t>(f[15]);
   return true;
+}
+
+void write_swf(const Workload& w, const std::string& path, std::uint32_t cores_per_node) {
+  const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  gzFile f = gzopen(path.c_str(), gzip ? "wb6" : "wbT");  // T: plain, uncompressed output
+  if (f == nullptr) throw UsageError("cannot create '" + path + "': " + std::strerror(errno));
+  const std::uint32_t cpn = std::max<std::uint32_t>(1, cores_per_node);
+  std::uint64_t max_procs = 0;
+  for (const Job& j : w.jobs) max_procs = std::max<std::uint64_t>(max_procs, std::uint64_t{j.nodes} * cpn);
+  std::string header = "; Version: 2.2\n; Computer: tracewarp generate\n; Conversion: tracewarp from " + w.source + "\n";
+  header += "; MaxJobs: " + std::to_string(w.jobs.size()) + "\n; MaxRecords: " + std::to_string(w.jobs.size()) + "\n";
+  if (w.unix_start_time >= 0) header += "; UnixStartTime: " + std::to_string(w.unix_start_time) + "\n";
+  if (w.max_nodes > 0) {
+    header += "; MaxNodes: " + std::to_string(w.max_nodes) + "\n";
+    header += "; MaxProcs: " + std::to_string(static_cast<std::uint64_t>(w.max_nodes) * cpn) + "\n";
+  }
+  for (const std::string& t : w.transforms) header += "; Note: transform " + t + "\n";
+  header += ";\n";
+  gzputs(f, header.c_str());
+  char line[512];
+  for (const Job& j : w.jobs) {
+    const std::uint64_t as_nodes = (std::uint64_t{j.procs} + cpn - 1) / cpn;
+    const std::uint64_t procs = as_nodes == j.nodes ? j.procs : std::uint64_t{j.nodes} * cpn;
+    const auto secs = [](Time t) { return t < 0 ? std::int64_t{-1} : static_cast<std::int64_t>(std::llround(to_seconds(t))); };
+    const std::int64_t requested = j.requested_from_run ? -1 : secs(j.requested);
+    const int n = std::snprintf(line, sizeof line,
+                                "%" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRIu64 " -1 -1 %" PRIu64 " %" PRId64
+                                " -1 %d %d %d -1 %d %d -1 -1\n",
+                                j.id, secs(j.submit), secs(j.trace_wait), secs(j.run), procs, procs, requested, j.status,
+                                j.user, j.group, j.queue, j.partition);
+    if (gzwrite(f, line, static_cast<unsigned>(n)) != n) {
+      gzclose(f);
+      throw IoError("cannot write '" + path + "'");
+    }
+  }
+  if (gzclose(f) != Z_OK) throw IoError("cannot write '" + path + "'");
 }
 
 }  // namespace tracewarp::io

@@ -36,6 +36,7 @@ void take_window(Workload& w, std::uint64_t start, std::uint64_t count) {
   // The window starts at time 0, as a trace of its own.
   const Time origin = w.jobs.empty() ? 0 : w.jobs.front().submit;
   for (Job& j : w.jobs) j.submit -= origin;
+  if (w.unix_start_time >= 0) w.unix_start_time += origin / kTicksPerSecond;  // whole seconds in SWF
   w.transforms.push_back("window(start=" + std::to_string(start) + ", count=" + std::to_string(end - start) +
                          ", shifted_by_s=" + number(to_seconds(origin)) + ")");
 }

@@ -167,3 +167,27 @@ TEST_CASE("swf: an empty file, a header alone, and a missing last newline", "[un
   SwfReader reader(f.path(), {});
   REQUIRE(read_all(reader).size() == 1);
 }
+
+TEST_CASE("swf: a written workload reads back as the same jobs, plain or gzip", "[unit][io][swf]") {
+  const TempFile source(kRulesTrace);
+  Workload w = load_workload(source.path(), {});
+  w.transforms.push_back("window(start=0, count=4)");
+  for (const std::string suffix : {".swf", ".swf.gz"}) {
+    const TempFile out = TempFile::empty_path(suffix);
+    write_swf(w, out.path(), 4);
+    const Workload back = load_workload(out.path(), {});
+    REQUIRE(back.jobs.size() == w.jobs.size());
+    for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+      CAPTURE(i);
+      REQUIRE(back.jobs[i].id == w.jobs[i].id);
+      REQUIRE(back.jobs[i].submit == w.jobs[i].submit);
+      REQUIRE(back.jobs[i].run == w.jobs[i].run);
+      REQUIRE(back.jobs[i].requested == w.jobs[i].requested);
+      REQUIRE(back.jobs[i].requested_from_run == w.jobs[i].requested_from_run);
+      REQUIRE(back.jobs[i].nodes == w.jobs[i].nodes);
+      REQUIRE(back.jobs[i].user == w.jobs[i].user);
+    }
+    REQUIRE(back.header.at("Note") == "transform window(start=0, count=4)");
+    REQUIRE(back.max_nodes == 4);
+  }
+}

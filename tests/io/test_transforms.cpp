@@ -28,6 +28,7 @@ Workload five_jobs() {
 
 TEST_CASE("transforms: each does what the studies need, and is recorded", "[unit][io][transforms]") {
   Workload w = five_jobs();
+  w.unix_start_time = 1000;
   WorkloadTransforms t;
   t.min_run_s = 90;       // drops jobs 1 (50 s) and 3 (80 s)
   t.window_start = 1;     // skips job 2
@@ -46,6 +47,7 @@ TEST_CASE("transforms: each does what the studies need, and is recorded", "[unit
   REQUIRE(w.transforms.size() == 5);
   REQUIRE(w.transforms[0] == "drop_short_jobs(min_run_s=90, dropped=2)");
   REQUIRE(w.transforms[1] == "window(start=1, count=2, shifted_by_s=160)");
+  REQUIRE(w.unix_start_time == 1160);  // absolute times are unchanged by the shift
   REQUIRE(w.transforms[4] == "scale_nodes(from=100, to=10)");
 }
 

@@ -54,4 +54,10 @@ class SwfReader {
   bool has_pending_ = false;
 };
 
+// Writes a workload as SWF (gzip-compressed when the path ends in .gz): a header with the
+// machine size, the source and the transforms applied, then one 18-field line per job. Processor
+// counts are the jobs' own unless node scaling changed them (then nodes x cores per node).
+// Reading the file back gives the same jobs.
+void write_swf(const Workload& workload, const std::string& path, std::uint32_t cores_per_node);
+
 }  // namespace tracewarp::io
