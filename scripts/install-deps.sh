@@ -3,7 +3,7 @@
 # Safe to run repeatedly; needs root (or sudo) and Debian 12.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git clang-format
   libopenmpi-dev openmpi-bin libboost-mpi-dev
   libhdf5-openmpi-dev hdf5-tools
   libtbb-dev catch2

@@ -1,6 +1,6 @@
 // tracewarp bench phold: the engine benchmark.
-#include <nlohmann/json.hpp>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <iostream>
@@ -12,15 +12,12 @@
 namespace tracewarp::app {
 
 void add_engine_options(CLI::App& cmd, EngineOptions& o) {
-  cmd.add_option("--sync", o.sync, "synchronisation: sequential, optimistic or rollback-check")
-      ->capture_default_str();
+  cmd.add_option("--sync", o.sync, "synchronisation: sequential, optimistic or rollback-check")->capture_default_str();
   cmd.add_option("--threads", o.threads, "TBB threads per rank for event handlers")->capture_default_str();
   cmd.add_option("--placement", o.placement, "LP placement: block, round-robin or a partition file")
       ->capture_default_str();
-  cmd.add_option("--gvt-interval", o.gvt_interval, "events a rank executes between GVT rounds")
-      ->capture_default_str();
-  cmd.add_option("--poll-interval", o.poll_interval, "events between remote message exchanges")
-      ->capture_default_str();
+  cmd.add_option("--gvt-interval", o.gvt_interval, "events a rank executes between GVT rounds")->capture_default_str();
+  cmd.add_option("--poll-interval", o.poll_interval, "events between remote message exchanges")->capture_default_str();
   cmd.add_option("--window", o.window, "optimism window ahead of GVT, simulated seconds (0 = none)")
       ->capture_default_str();
   cmd.add_option("--memory-budget", o.memory_budget_mib,

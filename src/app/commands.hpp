@@ -26,7 +26,7 @@ struct EngineOptions {
   std::string placement = "block";
   std::uint64_t gvt_interval = 512;
   std::uint32_t poll_interval = 128;
-  double window = 0;                  // simulated seconds
+  double window = 0;  // simulated seconds
   std::uint64_t memory_budget_mib = 0;
 };
 void add_engine_options(CLI::App& cmd, EngineOptions& options);

@@ -29,8 +29,8 @@ void add_generate_command(CLI::App& app, Action& action) {
   swf->callback([o, &action] {
     action = [o] {
       if (Communicator::world().rank() != 0) return;
-      const io::Experiment e = o->config.empty() ? io::parse_experiment("", "(no file)", o->sets)
-                                                 : io::load_experiment(o->config, o->sets);
+      const io::Experiment e =
+          o->config.empty() ? io::parse_experiment("", "(no file)", o->sets) : io::load_experiment(o->config, o->sets);
       const io::Workload w = io::load_configured_workload(e.base);
       const auto it = w.header.find("CoresPerNode");
       const std::uint32_t cpn = it == w.header.end() ? 1 : static_cast<std::uint32_t>(std::stoul(it->second));

@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/io/inspect.hpp"
 
 namespace tracewarp::app {
@@ -55,8 +55,9 @@ void print_text(const io::TraceSummary& s) {
               s.nodes.p90, s.nodes.max);
   std::printf("users                    %llu\n", static_cast<unsigned long long>(s.users));
   std::printf("groups (parent jobs)     %llu\n", static_cast<unsigned long long>(s.groups));
-  std::printf("read                     %.1f MB in %.3f s (%.0f jobs/s, %.0f MB/s)\n", static_cast<double>(s.bytes) / 1e6,
-              s.read_s, static_cast<double>(s.tally.records) / s.read_s, static_cast<double>(s.bytes) / 1e6 / s.read_s);
+  std::printf("read                     %.1f MB in %.3f s (%.0f jobs/s, %.0f MB/s)\n",
+              static_cast<double>(s.bytes) / 1e6, s.read_s, static_cast<double>(s.tally.records) / s.read_s,
+              static_cast<double>(s.bytes) / 1e6 / s.read_s);
 }
 
 nlohmann::json to_json(const io::TraceSummary& s) {

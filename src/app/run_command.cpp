@@ -46,9 +46,12 @@ class ByteWriter {
     for (const auto& [k, v] : a) {
       text(k);
       u64(v.index());
-      if (const auto* i = std::get_if<std::int64_t>(&v)) u64(static_cast<std::uint64_t>(*i));
-      else if (const auto* d = std::get_if<double>(&v)) f64(*d);
-      else text(std::get<std::string>(v));
+      if (const auto* i = std::get_if<std::int64_t>(&v))
+        u64(static_cast<std::uint64_t>(*i));
+      else if (const auto* d = std::get_if<double>(&v))
+        f64(*d);
+      else
+        text(std::get<std::string>(v));
     }
   }
   std::vector<std::byte> take() { return std::move(out_); }
@@ -84,9 +87,12 @@ class ByteReader {
     for (std::uint64_t n = u64(); n > 0; --n) {
       std::string key = text();
       const std::uint64_t kind = u64();
-      if (kind == 0) a[key] = static_cast<std::int64_t>(u64());
-      else if (kind == 1) a[key] = f64();
-      else a[key] = text();
+      if (kind == 0)
+        a[key] = static_cast<std::int64_t>(u64());
+      else if (kind == 1)
+        a[key] = f64();
+      else
+        a[key] = text();
     }
     return a;
   }
@@ -185,9 +191,12 @@ void print_run(const io::RunSpec& run, const model::RunOutput& out) {
   std::string metrics;
   for (const auto& [k, v] : out.summary) {
     metrics += (metrics.empty() ? "" : ", ") + k + "=";
-    if (const auto* i = std::get_if<std::int64_t>(&v)) metrics += std::to_string(*i);
-    else if (const auto* d = std::get_if<double>(&v)) metrics += std::to_string(*d);
-    else metrics += std::get<std::string>(v);
+    if (const auto* i = std::get_if<std::int64_t>(&v))
+      metrics += std::to_string(*i);
+    else if (const auto* d = std::get_if<double>(&v))
+      metrics += std::to_string(*d);
+    else
+      metrics += std::get<std::string>(v);
   }
   std::printf("%s  %-40s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), varied_text(run).c_str(), metrics.c_str(),
               out.stats.wall_s, out.stats.sync.c_str(), out.stats.ranks);
@@ -221,8 +230,8 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
                           ? static_cast<int>(experiment.base.get_int("engine.ranks_per_run"))
                           : world.size();
   if (per_run > world.size() || world.size() % per_run != 0)
-    throw UsageError("--ranks-per-run " + std::to_string(per_run) + " must divide the " +
-                     std::to_string(world.size()) + " ranks of the job");
+    throw UsageError("--ranks-per-run " + std::to_string(per_run) + " must divide the " + std::to_string(world.size()) +
+                     " ranks of the job");
   const int groups = world.size() / per_run;
   const int group = world.rank() / per_run;
   const Communicator comm = world.split(group, world.rank());
@@ -235,17 +244,17 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   if (world.rank() == 0) {
     std::string overrides;
     for (const std::string& s : o.sets) overrides += (overrides.empty() ? "" : " ") + s;
-    writer = std::make_unique<io::ResultsWriter>(
-        output, io::Attributes{{"tool_version", std::string(TRACEWARP_VERSION)},
-                               {"git_revision", std::string(TRACEWARP_GIT_REVISION)},
-                               {"command_line", cmdline},
-                               {"config", experiment.text},
-                               {"config_file", experiment.source},
-                               {"overrides", overrides},
-                               {"model", model.name},
-                               {"runs", static_cast<std::int64_t>(runs.size())},
-                               {"ranks", static_cast<std::int64_t>(world.size())},
-                               {"ranks_per_run", static_cast<std::int64_t>(per_run)}});
+    writer = std::make_unique<io::ResultsWriter>(output,
+                                                 io::Attributes{{"tool_version", std::string(TRACEWARP_VERSION)},
+                                                                {"git_revision", std::string(TRACEWARP_GIT_REVISION)},
+                                                                {"command_line", cmdline},
+                                                                {"config", experiment.text},
+                                                                {"config_file", experiment.source},
+                                                                {"overrides", overrides},
+                                                                {"model", model.name},
+                                                                {"runs", static_cast<std::int64_t>(runs.size())},
+                                                                {"ranks", static_cast<std::int64_t>(world.size())},
+                                                                {"ranks_per_run", static_cast<std::int64_t>(per_run)}});
   }
   for (const io::RunSpec& run : runs) {
     if (static_cast<int>(run.index % static_cast<std::size_t>(groups)) != group) continue;
@@ -289,7 +298,8 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
   cmd->add_option("config", o->config, "experiment configuration (TOML)");
   cmd->add_option("-o,--output", o->output, "results file (default: output.file of the configuration)");
   cmd->add_option("--set", o->sets, "override a key: --set phold.remote=1.0 (repeatable)")->take_all();
-  cmd->add_option("--ranks-per-run", o->ranks_per_run, "ranks per run of a sweep (default: engine.ranks_per_run, else all)");
+  cmd->add_option("--ranks-per-run", o->ranks_per_run,
+                  "ranks per run of a sweep (default: engine.ranks_per_run, else all)");
   cmd->add_flag("--keys", o->keys, "list every configuration key with its type, default and meaning");
   cmd->add_flag("-q,--quiet", o->quiet, "print nothing but errors");
   const std::string cmdline = command_line(argc, argv);

@@ -49,13 +49,11 @@ int Communicator::ranks_on_node() const {
 void Communicator::barrier() const { MPI_Barrier(impl_->comm); }
 
 void Communicator::sum(std::span<std::uint64_t> values) const {
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_SUM,
-                impl_->comm);
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_SUM, impl_->comm);
 }
 
 void Communicator::max(std::span<std::uint64_t> values) const {
-  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_MAX,
-                impl_->comm);
+  MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_MAX, impl_->comm);
 }
 
 double Communicator::max(double value) const {
@@ -65,8 +63,8 @@ double Communicator::max(double value) const {
 
 std::vector<std::uint64_t> Communicator::all_gather(std::span<const std::uint64_t> mine) const {
   std::vector<std::uint64_t> all(mine.size() * static_cast<std::size_t>(size()));
-  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
-                static_cast<int>(mine.size()), MPI_UINT64_T, impl_->comm);
+  MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(), static_cast<int>(mine.size()),
+                MPI_UINT64_T, impl_->comm);
   return all;
 }
 

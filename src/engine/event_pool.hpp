@@ -20,7 +20,6 @@ struct SlotInfo {
   bool from_remote = false;  // indexed in the rank's remote-event table
 };
 
-
 class EventPool {
  public:
   static constexpr std::uint32_t kChunkBits = 12;

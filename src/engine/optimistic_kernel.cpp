@@ -18,8 +18,8 @@
 #include "event_queue.hpp"
 #include "kernel.hpp"
 #include "remote_index.hpp"
-#include "transport.hpp"
 #include "tracewarp/core/error.hpp"
+#include "transport.hpp"
 
 namespace tracewarp::detail {
 namespace {
@@ -384,8 +384,8 @@ class OptimisticKernel final : public KernelPort {
     // Memory that cannot be freed by waiting (nothing uncommitted) means the budget is too small.
     if (held_bytes() > setup_.memory_budget_bytes && uncommitted_ == 0 && !budget_failure_) {
       budget_failure_ = true;
-      budget_message_ = memory_budget_message(transport_.rank(), held_bytes(), setup_.memory_budget_bytes,
-                                              pool_.live(), uncommitted_);
+      budget_message_ = memory_budget_message(transport_.rank(), held_bytes(), setup_.memory_budget_bytes, pool_.live(),
+                                              uncommitted_);
     }
   }
 
@@ -504,8 +504,8 @@ RankStats run_optimistic(KernelSetup& setup) { return OptimisticKernel(setup).ru
 std::string memory_budget_message(int rank, std::uint64_t held, std::uint64_t budget, std::uint64_t pending,
                                   std::uint64_t uncommitted) {
   const auto mib = [](std::uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20) + " MiB"; };
-  return "memory budget exhausted on rank " + std::to_string(rank) + ": the engine holds " + mib(held) +
-         " (" + std::to_string(pending) + " events, " + std::to_string(uncommitted) +
+  return "memory budget exhausted on rank " + std::to_string(rank) + ": the engine holds " + mib(held) + " (" +
+         std::to_string(pending) + " events, " + std::to_string(uncommitted) +
          " uncommitted) after committing all it could, budget is " + mib(budget) +
          "; raise --memory-budget (MiB per rank) or use more ranks";
 }

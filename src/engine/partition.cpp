@@ -11,15 +11,17 @@ SyncMode parse_sync_mode(const std::string& name) {
   if (name == "sequential") return SyncMode::sequential;
   if (name == "optimistic") return SyncMode::optimistic;
   if (name == "rollback-check") return SyncMode::rollback_check;
-  throw UsageError("unknown synchronisation mode '" + name +
-                   "' (expected sequential, optimistic or rollback-check)");
+  throw UsageError("unknown synchronisation mode '" + name + "' (expected sequential, optimistic or rollback-check)");
 }
 
 std::string to_string(SyncMode mode) {
   switch (mode) {
-    case SyncMode::sequential: return "sequential";
-    case SyncMode::optimistic: return "optimistic";
-    case SyncMode::rollback_check: return "rollback-check";
+    case SyncMode::sequential:
+      return "sequential";
+    case SyncMode::optimistic:
+      return "optimistic";
+    case SyncMode::rollback_check:
+      return "rollback-check";
   }
   return "?";
 }
@@ -99,16 +101,19 @@ Partition Partition::from_file(const std::string& path, LpId lps, int ranks) {
     next = hi + 1;
   }
   if (next != lps)
-    throw InputError(path, line_no, "last", "ranges end at LP " + std::to_string(next) + ", the model has " +
-                                                std::to_string(lps) + " LPs");
+    throw InputError(path, line_no, "last",
+                     "ranges end at LP " + std::to_string(next) + ", the model has " + std::to_string(lps) + " LPs");
   return p;
 }
 
 Partition Partition::make(const Placement& placement, LpId lps, int ranks) {
   switch (placement.kind) {
-    case PlacementKind::block: return block(lps, ranks);
-    case PlacementKind::round_robin: return round_robin(lps, ranks);
-    case PlacementKind::file: return from_file(placement.file, lps, ranks);
+    case PlacementKind::block:
+      return block(lps, ranks);
+    case PlacementKind::round_robin:
+      return round_robin(lps, ranks);
+    case PlacementKind::file:
+      return from_file(placement.file, lps, ranks);
   }
   return block(lps, ranks);
 }

@@ -20,13 +20,11 @@ std::uint64_t resolve_memory_budget(const EngineConfig& config, const Communicat
 // Per-rank statistics travel as a flat array of these fields.
 constexpr std::size_t kStatFields = 8;
 void to_array(const RankStats& s, std::uint64_t* out) {
-  const std::uint64_t values[kStatFields] = {s.committed, s.rolled_back, s.rollbacks, s.anti_messages,
-                                             s.remote_sent, s.gvt_rounds, s.peak_rss_bytes, s.peak_engine_bytes};
+  const std::uint64_t values[kStatFields] = {s.committed,   s.rolled_back, s.rollbacks,      s.anti_messages,
+                                             s.remote_sent, s.gvt_rounds,  s.peak_rss_bytes, s.peak_engine_bytes};
   std::copy(values, values + kStatFields, out);
 }
-RankStats from_array(const std::uint64_t* in) {
-  return {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]};
-}
+RankStats from_array(const std::uint64_t* in) { return {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]}; }
 
 }  // namespace
 
@@ -71,12 +69,10 @@ RunStats Simulation::run() {
   setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);
 
   // Handlers may use TBB; this bounds the threads they get on this rank.
-  tbb::global_control threads(tbb::global_control::max_allowed_parallelism,
-                              static_cast<std::size_t>(config_.threads));
+  tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(config_.threads));
   comm_.barrier();
   const auto start = std::chrono::steady_clock::now();
-  RankStats mine = config_.sync == SyncMode::sequential ? detail::run_sequential(setup)
-                                                         : detail::run_optimistic(setup);
+  RankStats mine = config_.sync == SyncMode::sequential ? detail::run_sequential(setup) : detail::run_optimistic(setup);
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   mine.peak_rss_bytes = peak_rss_bytes();
 

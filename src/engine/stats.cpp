@@ -25,14 +25,12 @@ std::string RunStats::brief() const {
                 "  committed %llu events (%.3g /s), rolled back %llu in %llu rollbacks, "
                 "efficiency %.4f\n"
                 "  anti-messages %llu, GVT rounds %llu, imbalance %.3f, peak RSS %.1f MiB (max rank)",
-                sync.c_str(), ranks, threads, wall_s, static_cast<unsigned long long>(total.committed),
-                events_per_s(), static_cast<unsigned long long>(total.rolled_back),
-                static_cast<unsigned long long>(total.rollbacks), efficiency(),
-                static_cast<unsigned long long>(total.anti_messages),
+                sync.c_str(), ranks, threads, wall_s, static_cast<unsigned long long>(total.committed), events_per_s(),
+                static_cast<unsigned long long>(total.rolled_back), static_cast<unsigned long long>(total.rollbacks),
+                efficiency(), static_cast<unsigned long long>(total.anti_messages),
                 static_cast<unsigned long long>(total.gvt_rounds), imbalance(),
                 static_cast<double>(total.peak_rss_bytes) / (1024.0 * 1024.0));
   return buf;
 }
-
 
 }  // namespace tracewarp

@@ -65,10 +65,14 @@ std::vector<ConfigKey> make_keys() {
 
 const char* type_name(ConfigType t) {
   switch (t) {
-    case T::boolean: return "a boolean";
-    case T::integer: return "an integer";
-    case T::number: return "a number";
-    case T::string: return "a string";
+    case T::boolean:
+      return "a boolean";
+    case T::integer:
+      return "an integer";
+    case T::number:
+      return "a number";
+    case T::string:
+      return "a string";
   }
   return "?";
 }
@@ -83,7 +87,8 @@ ConfigValue from_toml(const toml::node& node, const std::string& key, const std:
   if (const auto* i = node.as_integer()) return i->get();
   if (const auto* f = node.as_floating_point()) return f->get();
   if (const auto* s = node.as_string()) return s->get();
-  throw ConfigError(origin + ": key '" + key + "' has a value of an unsupported kind (tables, arrays and dates are not settings)");
+  throw ConfigError(origin + ": key '" + key +
+                    "' has a value of an unsupported kind (tables, arrays and dates are not settings)");
 }
 
 // Walks a table, calling f(dotted key, node) for every leaf (non-table) node.
@@ -115,8 +120,10 @@ std::string to_string(const ConfigValue& value) {
   return std::visit(
       [](const auto& v) -> std::string {
         using V = std::decay_t<decltype(v)>;
-        if constexpr (std::is_same_v<V, bool>) return v ? "true" : "false";
-        else if constexpr (std::is_same_v<V, std::string>) return '"' + v + '"';
+        if constexpr (std::is_same_v<V, bool>)
+          return v ? "true" : "false";
+        else if constexpr (std::is_same_v<V, std::string>)
+          return '"' + v + '"';
         else if constexpr (std::is_same_v<V, double>) {
           char buf[32];  // shortest text that reads back as the same double
           const auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -242,7 +249,8 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     // An override of a swept key fixes it.
     std::erase_if(e.sweep, [&](const auto& s) { return s.first == key; });
   }
-  if (e.base.get_int("experiment.replications") < 1) throw ConfigError(source + ": experiment.replications must be >= 1");
+  if (e.base.get_int("experiment.replications") < 1)
+    throw ConfigError(source + ": experiment.replications must be >= 1");
   return e;
 }
 

@@ -69,7 +69,8 @@ bool LineReader::next(std::string_view& line) {
     carry_.append(start, end_ - begin_);
     begin_ = end_;
     if (carry_.size() > kMaxLineBytes)
-      throw InputError(path_ + ":" + std::to_string(line_number_ + 1) + ": line longer than 16 MiB (not a text trace?)");
+      throw InputError(path_ + ":" + std::to_string(line_number_ + 1) +
+                       ": line longer than 16 MiB (not a text trace?)");
   }
 }
 

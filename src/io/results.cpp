@@ -58,12 +58,18 @@ class Handle {
 
 hid_t native(ColumnType t) {
   switch (t) {
-    case ColumnType::i32: return H5T_NATIVE_INT32;
-    case ColumnType::u32: return H5T_NATIVE_UINT32;
-    case ColumnType::i64: return H5T_NATIVE_INT64;
-    case ColumnType::u64: return H5T_NATIVE_UINT64;
-    case ColumnType::f32: return H5T_NATIVE_FLOAT;
-    case ColumnType::f64: return H5T_NATIVE_DOUBLE;
+    case ColumnType::i32:
+      return H5T_NATIVE_INT32;
+    case ColumnType::u32:
+      return H5T_NATIVE_UINT32;
+    case ColumnType::i64:
+      return H5T_NATIVE_INT64;
+    case ColumnType::u64:
+      return H5T_NATIVE_UINT64;
+    case ColumnType::f32:
+      return H5T_NATIVE_FLOAT;
+    case ColumnType::f64:
+      return H5T_NATIVE_DOUBLE;
   }
   return H5T_NATIVE_INT64;
 }
@@ -79,9 +85,9 @@ void write_attribute(hid_t object, const std::string& name, const AttrValue& val
   if (H5Aexists(object, name.c_str()) > 0) H5Adelete(object, name.c_str());
   const Handle space(check(H5Screate(H5S_SCALAR), "attribute space"), H5Sclose);
   if (const auto* i = std::get_if<std::int64_t>(&value)) {
-    const Handle a(check(H5Acreate2(object, name.c_str(), H5T_NATIVE_INT64, space, H5P_DEFAULT, H5P_DEFAULT),
-                         "attribute " + name),
-                   H5Aclose);
+    const Handle a(
+        check(H5Acreate2(object, name.c_str(), H5T_NATIVE_INT64, space, H5P_DEFAULT, H5P_DEFAULT), "attribute " + name),
+        H5Aclose);
     check(H5Awrite(a, H5T_NATIVE_INT64, i), "attribute " + name);
   } else if (const auto* d = std::get_if<double>(&value)) {
     const Handle a(check(H5Acreate2(object, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT),
@@ -137,9 +143,9 @@ Attributes read_attributes(hid_t object) {
   H5O_info_t info;
   check(H5Oget_info2(object, &info, H5O_INFO_NUM_ATTRS), "object info");
   for (hsize_t i = 0; i < info.num_attrs; ++i) {
-    const Handle a(check(H5Aopen_by_idx(object, ".", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT, H5P_DEFAULT),
-                         "open attribute"),
-                   H5Aclose);
+    const Handle a(
+        check(H5Aopen_by_idx(object, ".", H5_INDEX_NAME, H5_ITER_INC, i, H5P_DEFAULT, H5P_DEFAULT), "open attribute"),
+        H5Aclose);
     const ssize_t len = H5Aget_name(a, 0, nullptr);
     std::string name(static_cast<std::size_t>(len), '\0');
     H5Aget_name(a, static_cast<std::size_t>(len) + 1, name.data());
@@ -188,12 +194,18 @@ struct EngineRow {
 
 const char* to_string(ColumnType type) {
   switch (type) {
-    case ColumnType::i32: return "int32";
-    case ColumnType::u32: return "uint32";
-    case ColumnType::i64: return "int64";
-    case ColumnType::u64: return "uint64";
-    case ColumnType::f32: return "float32";
-    case ColumnType::f64: return "float64";
+    case ColumnType::i32:
+      return "int32";
+    case ColumnType::u32:
+      return "uint32";
+    case ColumnType::i64:
+      return "int64";
+    case ColumnType::u64:
+      return "uint64";
+    case ColumnType::f32:
+      return "float32";
+    case ColumnType::f64:
+      return "float64";
   }
   return "?";
 }
@@ -262,9 +274,9 @@ void ResultsWriter::write_table(const std::string& run_id, const TableSchema& sc
   check(H5Pset_chunk(dcpl, 1, chunk), "chunking");
   check(H5Pset_shuffle(dcpl), "shuffle filter");
   check(H5Pset_deflate(dcpl, 4), "deflate filter");
-  const Handle ds(check(H5Dcreate2(run, schema.name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
-                        "table " + schema.name),
-                  H5Dclose);
+  const Handle ds(
+      check(H5Dcreate2(run, schema.name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), "table " + schema.name),
+      H5Dclose);
   if (count > 0) check(H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows), "write " + schema.name);
   std::string columns;
   for (const Column& c : schema.columns)
@@ -339,9 +351,9 @@ Attributes ResultsReader::run_attributes(const std::string& run_id) const {
 }
 
 Attributes ResultsReader::summary(const std::string& run_id) const {
-  const Handle g(check(H5Gopen2(file_, ("runs/" + run_id + "/summary").c_str(), H5P_DEFAULT),
-                       path_ + ": summary of " + run_id),
-                 H5Gclose);
+  const Handle g(
+      check(H5Gopen2(file_, ("runs/" + run_id + "/summary").c_str(), H5P_DEFAULT), path_ + ": summary of " + run_id),
+      H5Gclose);
   return read_attributes(g);
 }
 

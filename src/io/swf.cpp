@@ -1,12 +1,12 @@
 #include "tracewarp/io/swf.hpp"
 
-#include <array>
 #include <zlib.h>
+#include <array>
 
-#include <cinttypes>
-#include <cstring>
 #include <charconv>
+#include <cinttypes>
 #include <cmath>
+#include <cstring>
 
 #include "tracewarp/core/error.hpp"
 
@@ -14,12 +14,24 @@ namespace tracewarp::io {
 namespace {
 
 constexpr int kFields = 18;
-constexpr std::array<const char*, kFields> kFieldNames = {
-    "1 (job number)",        "2 (submit time)",     "3 (wait time)",          "4 (run time)",
-    "5 (allocated processors)", "6 (average CPU time)", "7 (used memory)",      "8 (requested processors)",
-    "9 (requested time)",    "10 (requested memory)", "11 (status)",          "12 (user)",
-    "13 (group)",            "14 (executable)",     "15 (queue)",             "16 (partition)",
-    "17 (preceding job)",    "18 (think time)"};
+constexpr std::array<const char*, kFields> kFieldNames = {"1 (job number)",
+                                                          "2 (submit time)",
+                                                          "3 (wait time)",
+                                                          "4 (run time)",
+                                                          "5 (allocated processors)",
+                                                          "6 (average CPU time)",
+                                                          "7 (used memory)",
+                                                          "8 (requested processors)",
+                                                          "9 (requested time)",
+                                                          "10 (requested memory)",
+                                                          "11 (status)",
+                                                          "12 (user)",
+                                                          "13 (group)",
+                                                          "14 (executable)",
+                                                          "15 (queue)",
+                                                          "16 (partition)",
+                                                          "17 (preceding job)",
+                                                          "18 (think time)"};
 
 // Anything beyond a century of seconds or 2^31 processors is a corrupt record, not a job.
 constexpr double kMaxSeconds = 100.0 * 365 * 24 * 3600;
@@ -215,7 +227,8 @@ void write_swf(const Workload& w, const std::string& path, std::uint32_t cores_p
   const std::uint32_t cpn = std::max<std::uint32_t>(1, cores_per_node);
   std::uint64_t max_procs = 0;
   for (const Job& j : w.jobs) max_procs = std::max<std::uint64_t>(max_procs, std::uint64_t{j.nodes} * cpn);
-  std::string header = "; Version: 2.2\n; Computer: tracewarp generate\n; Conversion: tracewarp from " + w.source + "\n";
+  std::string header =
+      "; Version: 2.2\n; Computer: tracewarp generate\n; Conversion: tracewarp from " + w.source + "\n";
   header += "; MaxJobs: " + std::to_string(w.jobs.size()) + "\n; MaxRecords: " + std::to_string(w.jobs.size()) + "\n";
   if (w.unix_start_time >= 0) header += "; UnixStartTime: " + std::to_string(w.unix_start_time) + "\n";
   if (w.max_nodes > 0) {
@@ -229,13 +242,15 @@ void write_swf(const Workload& w, const std::string& path, std::uint32_t cores_p
   for (const Job& j : w.jobs) {
     const std::uint64_t as_nodes = (std::uint64_t{j.procs} + cpn - 1) / cpn;
     const std::uint64_t procs = as_nodes == j.nodes ? j.procs : std::uint64_t{j.nodes} * cpn;
-    const auto secs = [](Time t) { return t < 0 ? std::int64_t{-1} : static_cast<std::int64_t>(std::llround(to_seconds(t))); };
+    const auto secs = [](Time t) {
+      return t < 0 ? std::int64_t{-1} : static_cast<std::int64_t>(std::llround(to_seconds(t)));
+    };
     const std::int64_t requested = j.requested_from_run ? -1 : secs(j.requested);
     const int n = std::snprintf(line, sizeof line,
                                 "%" PRIu64 " %" PRId64 " %" PRId64 " %" PRId64 " %" PRIu64 " -1 -1 %" PRIu64 " %" PRId64
                                 " -1 %d %d %d -1 %d %d -1 -1\n",
-                                j.id, secs(j.submit), secs(j.trace_wait), secs(j.run), procs, procs, requested, j.status,
-                                j.user, j.group, j.queue, j.partition);
+                                j.id, secs(j.submit), secs(j.trace_wait), secs(j.run), procs, procs, requested,
+                                j.status, j.user, j.group, j.queue, j.partition);
     if (gzwrite(f, line, static_cast<unsigned>(n)) != n) {
       gzclose(f);
       throw IoError("cannot write '" + path + "'");

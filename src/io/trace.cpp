@@ -378,7 +378,8 @@ class TaskDurationsReader final : public TraceReader {
       }
       if (v.empty()) continue;
       ++tally_.records;
-      if (v.size() < 3) throw InputError(lines_.path(), lines_.line_number(), "field count", "need arrival, task count, mean");
+      if (v.size() < 3)
+        throw InputError(lines_.path(), lines_.line_number(), "field count", "need arrival, task count, mean");
       const double tasks = v[1];
       if (tasks != std::floor(tasks) || tasks < 1 || static_cast<std::size_t>(tasks) != v.size() - 3)
         throw InputError(lines_.path(), lines_.line_number(), "field 2 (task count)",
@@ -460,14 +461,22 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, const TraceOpti
   const TraceFormat format = options.format == TraceFormat::automatic ? detect_trace_format(path) : options.format;
   if (format_used != nullptr) *format_used = format;
   switch (format) {
-    case TraceFormat::swf: return std::make_unique<SwfTraceReader>(path, options.swf);
-    case TraceFormat::alibaba2017: return std::make_unique<Alibaba2017Reader>(path);
-    case TraceFormat::alibaba2018_task: return std::make_unique<Alibaba2018TaskReader>(path);
-    case TraceFormat::alibaba2018_instance: return std::make_unique<Alibaba2018InstanceReader>(path);
-    case TraceFormat::google2011: return std::make_unique<Google2011Reader>(path);
-    case TraceFormat::alcf: return std::make_unique<AlcfReader>(path);
-    case TraceFormat::task_durations: return std::make_unique<TaskDurationsReader>(path);
-    case TraceFormat::automatic: break;
+    case TraceFormat::swf:
+      return std::make_unique<SwfTraceReader>(path, options.swf);
+    case TraceFormat::alibaba2017:
+      return std::make_unique<Alibaba2017Reader>(path);
+    case TraceFormat::alibaba2018_task:
+      return std::make_unique<Alibaba2018TaskReader>(path);
+    case TraceFormat::alibaba2018_instance:
+      return std::make_unique<Alibaba2018InstanceReader>(path);
+    case TraceFormat::google2011:
+      return std::make_unique<Google2011Reader>(path);
+    case TraceFormat::alcf:
+      return std::make_unique<AlcfReader>(path);
+    case TraceFormat::task_durations:
+      return std::make_unique<TaskDurationsReader>(path);
+    case TraceFormat::automatic:
+      break;
   }
   throw UsageError("no reader for format " + to_string(format));
 }

@@ -22,8 +22,8 @@ void drop_short_jobs(Workload& w, double min_run_s) {
   const Time limit = from_seconds(min_run_s);
   const auto before = w.jobs.size();
   std::erase_if(w.jobs, [&](const Job& j) { return j.run < limit; });
-  w.transforms.push_back("drop_short_jobs(min_run_s=" + number(min_run_s) + ", dropped=" +
-                         std::to_string(before - w.jobs.size()) + ")");
+  w.transforms.push_back("drop_short_jobs(min_run_s=" + number(min_run_s) +
+                         ", dropped=" + std::to_string(before - w.jobs.size()) + ")");
 }
 
 void take_window(Workload& w, std::uint64_t start, std::uint64_t count) {
@@ -79,9 +79,10 @@ void apply_transforms(Workload& w, const WorkloadTransforms& t) {
   if (t.wra > 0) set_request_accuracy(w, t.wra);
   if (t.iat_scale != 1) scale_interarrival(w, t.iat_scale);
   if (t.scale_nodes_to > 0) {
-    const std::uint32_t from = t.machine_nodes > 0 ? t.machine_nodes
-                                                   : static_cast<std::uint32_t>(std::max<std::int64_t>(0, w.max_nodes));
-    if (from == 0) throw ConfigError("workload.scale_nodes_to needs workload.machine_nodes (the trace has no MaxNodes)");
+    const std::uint32_t from =
+        t.machine_nodes > 0 ? t.machine_nodes : static_cast<std::uint32_t>(std::max<std::int64_t>(0, w.max_nodes));
+    if (from == 0)
+      throw ConfigError("workload.scale_nodes_to needs workload.machine_nodes (the trace has no MaxNodes)");
     scale_nodes(w, from, t.scale_nodes_to);
   }
 }
@@ -116,8 +117,8 @@ Workload load_configured_workload(const Config& c) {
   Workload w = load_workload(expand_data_path(trace), options);
   WorkloadTransforms t;
   t.min_run_s = c.get_number("workload.min_run_s");
-  for (const char* key : {"workload.window_start", "workload.window_jobs", "workload.scale_nodes_to",
-                          "workload.machine_nodes"})
+  for (const char* key :
+       {"workload.window_start", "workload.window_jobs", "workload.scale_nodes_to", "workload.machine_nodes"})
     if (c.get_int(key) < 0) throw ConfigError(std::string(key) + " must be >= 0");
   t.window_start = static_cast<std::uint64_t>(c.get_int("workload.window_start"));
   t.window_jobs = static_cast<std::uint64_t>(c.get_int("workload.window_jobs"));

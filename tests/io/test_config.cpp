@@ -27,8 +27,8 @@ TEST_CASE("config: every key has its documented default", "[unit][config]") {
 }
 
 TEST_CASE("config: file values, then --set overrides, with type conversion where lossless", "[unit][config]") {
-  const Experiment e = parse_experiment("[phold]\nremote = 1\nlps = 64\n[engine]\nsync = \"optimistic\"\n",
-                                        "exp.toml", {"phold.lps=128", "engine.window_s=2.5", "experiment.name=\"x y\""});
+  const Experiment e = parse_experiment("[phold]\nremote = 1\nlps = 64\n[engine]\nsync = \"optimistic\"\n", "exp.toml",
+                                        {"phold.lps=128", "engine.window_s=2.5", "experiment.name=\"x y\""});
   REQUIRE(e.base.get_number("phold.remote") == 1.0);  // integer accepted for a number
   REQUIRE(e.base.get_int("phold.lps") == 128);
   REQUIRE(e.base.get_number("engine.window_s") == 2.5);
@@ -39,12 +39,14 @@ TEST_CASE("config: file values, then --set overrides, with type conversion where
 TEST_CASE("config: unknown keys and wrong types name the key and the file", "[unit][config]") {
   REQUIRE(error_of("[phold]\nremotes = 0.5\n") ==
           "exp.toml: unknown key 'phold.remotes' (tracewarp run --keys lists them)");
-  REQUIRE(error_of("[phold]\nlps = \"many\"\n") == "exp.toml: key 'phold.lps' must be an integer, got a string (\"many\")");
+  REQUIRE(error_of("[phold]\nlps = \"many\"\n") ==
+          "exp.toml: key 'phold.lps' must be an integer, got a string (\"many\")");
   REQUIRE(error_of("[phold]\nlps = 1.5\n") == "exp.toml: key 'phold.lps' must be an integer, got a number (1.5)");
   REQUIRE(error_of("", {"phold.lps=ten"}) == "--set: key 'phold.lps' must be an integer, got 'ten'");
   REQUIRE(error_of("", {"nothing"}) == "--set 'nothing': expected key=value");
   REQUIRE(error_of("", {"engine.gpu=1"}) == "--set: unknown key 'engine.gpu' (tracewarp run --keys lists them)");
-  REQUIRE(error_of("[sweep]\n\"phold.remote\" = [0.1, \"x\"]\n").find("key 'phold.remote' must be a number") != std::string::npos);
+  REQUIRE(error_of("[sweep]\n\"phold.remote\" = [0.1, \"x\"]\n").find("key 'phold.remote' must be a number") !=
+          std::string::npos);
   REQUIRE(error_of("[sweep]\n\"phold.nope\" = [1]\n").find("unknown key 'phold.nope'") != std::string::npos);
   REQUIRE(error_of("[phold\nlps = 3\n").rfind("exp.toml:1:", 0) == 0);  // TOML syntax: file, line, column
 }
@@ -69,7 +71,8 @@ TEST_CASE("config: sweeps cross in key order (last fastest), replications vary t
   REQUIRE(runs[11].id == "run-0011");
   REQUIRE(runs[5].varied.size() == 3);
   // an override fixes a swept key
-  const Experiment fixed = parse_experiment("[sweep]\n\"phold.remote\" = [0.1, 1.0]\n", "exp.toml", {"phold.remote=0.5"});
+  const Experiment fixed =
+      parse_experiment("[sweep]\n\"phold.remote\" = [0.1, 1.0]\n", "exp.toml", {"phold.remote=0.5"});
   REQUIRE(fixed.runs().size() == 1);
   REQUIRE(fixed.runs()[0].config.get_number("phold.remote") == 0.5);
 }

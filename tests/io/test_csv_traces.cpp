@@ -45,19 +45,21 @@ TEST_CASE("alibaba 2017 batch_task: terminated tasks with demands become tasks",
   REQUIRE(w.jobs[1].group == 3);
   REQUIRE(w.jobs[1].memory == Approx(0.25));
   REQUIRE(w.tally.records == 5);
-  REQUIRE(w.tally.dropped == std::map<std::string, std::uint64_t>{
-                                 {"status not Terminated", 1},
-                                 {"created before the trace window (negative time)", 1},
-                                 {"run time <= 0", 1}});
+  REQUIRE(w.tally.dropped ==
+          std::map<std::string, std::uint64_t>{{"status not Terminated", 1},
+                                               {"created before the trace window (negative time)", 1},
+                                               {"run time <= 0", 1}});
   const TempFile bad("task_create_time,task_end_time,job_id,task_id,number_of_instances,status,c,m\n1,2,3\n",
                      "_batch_task.csv");
-  REQUIRE(error_of(bad, TraceFormat::alibaba2017) == ":2: field 'field count': expected 8 comma-separated fields, found 3");
+  REQUIRE(error_of(bad, TraceFormat::alibaba2017) ==
+          ":2: field 'field count': expected 8 comma-separated fields, found 3");
 }
 
 TEST_CASE("alibaba 2018 batch_task and batch_instance", "[unit][io][csv]") {
-  const TempFile tasks("M1,10,j_1,1,Terminated,100,400,100,0.5\nM2,1,j_1,1,Failed,100,400,100,0.5\n"
-                       "R3_1,2,j_2,1,Terminated,50,x,100,1\n",
-                       "batch_task.csv");
+  const TempFile tasks(
+      "M1,10,j_1,1,Terminated,100,400,100,0.5\nM2,1,j_1,1,Failed,100,400,100,0.5\n"
+      "R3_1,2,j_2,1,Terminated,50,x,100,1\n",
+      "batch_task.csv");
   REQUIRE(error_of(tasks, TraceFormat::alibaba2018_task) == ":3: field 'end_time': 'x' is not a number");
   const TempFile good("M1,10,j_1,1,Terminated,100,400,250,0.5\n", "batch_task.csv");
   const Workload t = load(good);
@@ -66,9 +68,10 @@ TEST_CASE("alibaba 2018 batch_task and batch_instance", "[unit][io][csv]") {
   REQUIRE(t.jobs[0].run == from_seconds(std::int64_t{300}));
   REQUIRE(t.jobs[0].cpus == Approx(2.5));
   REQUIRE(t.jobs[0].memory == Approx(0.005));
-  const TempFile inst("i_1,M1,j_1,1,Terminated,10,20,m_1,1,1,13.5,50,0.2,0.4\n"
-                      "i_2,M1,j_1,1,Running,10,0,m_1,1,1,,,,\n",
-                      "batch_instance.csv");
+  const TempFile inst(
+      "i_1,M1,j_1,1,Terminated,10,20,m_1,1,1,13.5,50,0.2,0.4\n"
+      "i_2,M1,j_1,1,Running,10,0,m_1,1,1,,,,\n",
+      "batch_instance.csv");
   const Workload i = load(inst);
   REQUIRE(i.header.at("Format") == "alibaba2018-instance");
   REQUIRE(i.jobs.size() == 1);
@@ -79,7 +82,7 @@ TEST_CASE("alibaba 2018 batch_task and batch_instance", "[unit][io][csv]") {
 TEST_CASE("google 2011 task_events: one task per finish, submit kept across resubmission", "[unit][io][csv]") {
   // time(us), missing, job, task, machine, event, user, class, priority, cpu, mem, disk, constraint
   const TempFile f(
-      "1000000,,7,0,,0,alice,1,9,0.5,0.25,0,0\n"  // task 7/0 submitted at 1 s
+      "1000000,,7,0,,0,alice,1,9,0.5,0.25,0,0\n"    // task 7/0 submitted at 1 s
       "2000000,,7,0,m1,1,alice,1,9,0.5,0.25,0,0\n"  // scheduled at 2 s
       "3000000,,7,0,m1,2,alice,1,9,0.5,0.25,0,0\n"  // evicted at 3 s
       "3500000,,7,0,,0,alice,1,9,0.5,0.25,0,0\n"    // resubmitted
@@ -87,8 +90,8 @@ TEST_CASE("google 2011 task_events: one task per finish, submit kept across resu
       "9000000,,7,0,m2,4,alice,1,9,0.5,0.25,0,0\n"  // finished at 9 s: run 5 s, submit 1 s
       "1000000,,8,0,,0,bob,1,9,0.1,0.1,0,0\n"
       "2000000,,8,0,m1,1,bob,1,9,0.1,0.1,0,0\n"
-      "2500000,,8,0,m1,5,bob,1,9,0.1,0.1,0,0\n"     // killed
-      "1000000,,9,0,,0,bob,1,9,0.1,0.1,0,0\n",      // never finishes
+      "2500000,,8,0,m1,5,bob,1,9,0.1,0.1,0,0\n"  // killed
+      "1000000,,9,0,,0,bob,1,9,0.1,0.1,0,0\n",   // never finishes
       "_task_events.csv");
   const Workload w = load(f);
   REQUIRE(w.header.at("Format") == "google2011");
@@ -131,7 +134,8 @@ TEST_CASE("task durations: one job per line, task count checked", "[unit][io][cs
   REQUIRE(w.jobs[1].procs == 3);
   REQUIRE(w.jobs[1].run == from_seconds(std::int64_t{3}));
   const TempFile bad("10.0 3 2.0 1.0 2.0\n", ".tr");
-  REQUIRE(error_of(bad, TraceFormat::automatic) == ":1: field 'field 2 (task count)': says 3.000000 tasks, the line has 2");
+  REQUIRE(error_of(bad, TraceFormat::automatic) ==
+          ":1: field 'field 2 (task count)': says 3.000000 tasks, the line has 2");
 }
 
 TEST_CASE("trace format: detected from name and first line, or refused clearly", "[unit][io]") {

@@ -20,11 +20,12 @@ struct Row {
   std::int32_t nodes;
   float slowdown;
 };
-const TableSchema kRows{"jobs",
-                        sizeof(Row),
-                        {TRACEWARP_COLUMN(Row, id, "", "job id"), TRACEWARP_COLUMN(Row, wait_s, "s", "wait"),
-                         TRACEWARP_COLUMN(Row, nodes, "nodes", "size"), TRACEWARP_COLUMN(Row, slowdown, "", "slowdown")},
-                        "test rows"};
+const TableSchema kRows{
+    "jobs",
+    sizeof(Row),
+    {TRACEWARP_COLUMN(Row, id, "", "job id"), TRACEWARP_COLUMN(Row, wait_s, "s", "wait"),
+     TRACEWARP_COLUMN(Row, nodes, "nodes", "size"), TRACEWARP_COLUMN(Row, slowdown, "", "slowdown")},
+    "test rows"};
 }  // namespace
 
 TEST_CASE("results: a written file reads back exactly, and is marked complete", "[unit][io][hdf5]") {

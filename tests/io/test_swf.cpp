@@ -25,7 +25,7 @@ const char* kRulesTrace =
     "\n"
     "1   0   5  100  4 -1 -1  4  200 -1 1 7 3 -1 1 -1 -1 -1\n"   // ordinary: 4 procs = 1 node
     "2  10   0   50  5 12.5 -1 -1  60 -1 1 7 3 -1 1 -1 -1 -1\n"  // requested procs unknown: 5 allocated = 2 nodes
-    "3  20   0   30 -1 -1 -1 -1  60 -1 1 8 3 -1 1 -1 -1 -1\n"   // no processor count: dropped
+    "3  20   0   30 -1 -1 -1 -1  60 -1 1 8 3 -1 1 -1 -1 -1\n"    // no processor count: dropped
     "; a comment between jobs\n"
     "4  30   0    0  1 -1 -1  1  60 -1 0 8 3 -1 1 -1 -1 -1\n"   // run time 0: dropped
     "5  40   0   -1  1 -1 -1  1  60 -1 5 8 3 -1 1 -1 -1 -1\n"   // run time unknown: dropped
@@ -128,8 +128,8 @@ TEST_CASE("swf: unsorted submissions are sorted when loaded, and counted", "[uni
   const TempFile f(
       "; UnixStartTime: 1000000000\n; MaxNodes: 4\n"
       "1 30 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"
-      "2 10 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"   // earlier than job 1
-      "3 10 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"   // tie with 2: by id
+      "2 10 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"  // earlier than job 1
+      "3 10 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"  // tie with 2: by id
       "4 40 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"
       "5 35 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n");  // earlier than job 4
   const Workload w = load_workload(f.path(), {});
@@ -151,9 +151,13 @@ TEST_CASE("swf: malformed lines are errors naming file, line and field", "[unit]
           ":1: field '5 (allocated processors)': 'abc' is not a number");
   REQUIRE(error_of("1 0 0 1e400 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n") ==
           ":1: field '4 (run time)': '1e400' is not a number");
-  REQUIRE(error_of("1 -5 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n").find(":1: field '2 (submit time)': negative time") == 0);
-  REQUIRE(error_of("1 0 0 10 1 -1 -1 1 9e12 -1 1 1 1 -1 1 -1 -1 -1\n").find(":1: field '9 (requested time)': absurd time") == 0);
-  REQUIRE(error_of("1 0 0 10 1 -1 -1 99999999999 60 -1 1 1 1 -1 1 -1 -1 -1\n").find(":1: field '8 (requested processors)': absurd value") == 0);
+  REQUIRE(
+      error_of("1 -5 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n").find(":1: field '2 (submit time)': negative time") ==
+      0);
+  REQUIRE(error_of("1 0 0 10 1 -1 -1 1 9e12 -1 1 1 1 -1 1 -1 -1 -1\n")
+              .find(":1: field '9 (requested time)': absurd time") == 0);
+  REQUIRE(error_of("1 0 0 10 1 -1 -1 99999999999 60 -1 1 1 1 -1 1 -1 -1 -1\n")
+              .find(":1: field '8 (requested processors)': absurd value") == 0);
   REQUIRE_THROWS_AS(SwfReader("/nonexistent/trace.swf", {}), InputError);
 }
 

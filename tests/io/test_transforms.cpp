@@ -92,12 +92,12 @@ TEST_CASE("transforms: the workload.* keys build the workload, data path expande
   const std::string name = f.path().substr(f.path().rfind('/') + 1);
   setenv("TRACEWARP_DATA", dir.c_str(), 1);
   REQUIRE(expand_data_path("${TRACEWARP_DATA}/x") == dir + "/x");
-  const Experiment e = parse_experiment("[workload]\ntrace = \"${TRACEWARP_DATA}/" + name +
-                                            "\"\nmin_run_s = 90.0\nwra = 1.0\nscale_nodes_to = 4\n",
-                                        "w.toml", {});
+  const Experiment e = parse_experiment(
+      "[workload]\ntrace = \"${TRACEWARP_DATA}/" + name + "\"\nmin_run_s = 90.0\nwra = 1.0\nscale_nodes_to = 4\n",
+      "w.toml", {});
   const Workload w = load_configured_workload(e.base);
   unsetenv("TRACEWARP_DATA");
-  REQUIRE(w.jobs.size() == 2);  // job 2 ran 30 s
+  REQUIRE(w.jobs.size() == 2);    // job 2 ran 30 s
   REQUIRE(w.jobs[0].nodes == 1);  // 16 procs / 8 cores = 2 nodes of 8 -> scaled to 4: 1
   REQUIRE(w.jobs[1].nodes == 4);
   REQUIRE(w.jobs[1].requested == w.jobs[1].run);  // wra = 1

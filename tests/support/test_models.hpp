@@ -39,8 +39,7 @@ struct Ledger {
     p.last_key = ev.key;
     ++p.events;
     p.hash = mix(mix(mix(p.hash, static_cast<std::uint64_t>(ev.time())), ev.key.kind_sender), ev.key.seq);
-    for (std::size_t i = 0; i < ev.payload_size; ++i)
-      p.hash = mix(p.hash, static_cast<std::uint64_t>(ev.payload[i]));
+    for (std::size_t i = 0; i < ev.payload_size; ++i) p.hash = mix(p.hash, static_cast<std::uint64_t>(ev.payload[i]));
     ctx.for_each_record([&](const CommitContext::Record& r) {
       ++p.rows;
       p.hash = mix(p.hash, r.tag);

@@ -17,7 +17,8 @@ TEST_CASE("deterministic reduce and argmax give the same answer on 1 and 4 threa
   REQUIRE(sum_with(1) == sum_with(4));  // bitwise equal, not approximately
 
   // Ties go to the lowest index; NaN means "not a candidate".
-  const ArgMax tie = deterministic_argmax(10, [](std::size_t i) { return i == 3 || i == 7 ? 5.0 : 1.0; }, 2);
+  const ArgMax tie = deterministic_argmax(
+      10, [](std::size_t i) { return i == 3 || i == 7 ? 5.0 : 1.0; }, 2);
   REQUIRE(tie.index == 3);
   const ArgMax none = deterministic_argmax(10, [](std::size_t) { return std::nan(""); });
   REQUIRE_FALSE(none.found());

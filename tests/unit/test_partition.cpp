@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 
 #include <fstream>
 

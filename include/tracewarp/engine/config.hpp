@@ -27,10 +27,10 @@ Placement parse_placement(const std::string& text);  // "block", "round-robin" o
 
 // What a run has reached, for progress displays (called on rank 0, about twice a second).
 struct Progress {
-  Time reached;                // simulated time everything below is final (GVT, or the clock)
-  Time end;                    // the end time (kTimeInfinity: runs until no events remain)
-  std::uint64_t committed;     // events committed so far on this rank
-  double wall_s;               // since the run started
+  Time reached;             // simulated time everything below is final (GVT, or the clock)
+  Time end;                 // the end time (kTimeInfinity: runs until no events remain)
+  std::uint64_t committed;  // events committed so far on this rank
+  double wall_s;            // since the run started
 };
 
 struct EngineConfig {
@@ -40,7 +40,7 @@ struct EngineConfig {
   int threads = 1;  // TBB threads per rank available to event handlers
 
   // Optimistic execution.
-  std::uint64_t gvt_interval = 512;  // events a rank processes between GVT rounds
+  std::uint64_t gvt_interval = 512;   // events a rank processes between GVT rounds
   std::uint32_t poll_interval = 128;  // events between sending/receiving remote messages
   Time optimism_window = 0;           // > 0: never run more than this far ahead of GVT
   // Bytes of events, histories and state snapshots one rank may hold. 0 = automatic: half of

@@ -180,7 +180,9 @@ class FinishContext {
 
 template <class L>
 concept LogicalProcess = std::copyable<L> && std::equality_comparable<L> &&
-                         requires(L& lp, const Event& ev, EventContext& ctx) { lp.on_event(ev, ctx); };
+    requires(L& lp, const Event& ev, EventContext& ctx) {
+  lp.on_event(ev, ctx);
+};
 
 // How an LP type saves state for rollback.
 //   checkpoint_interval = 1: copy the state before every event (small states; the default);

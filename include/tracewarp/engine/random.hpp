@@ -15,8 +15,7 @@ namespace tracewarp {
 class RandomStream {
  public:
   RandomStream() = default;
-  RandomStream(std::uint64_t seed, std::uint64_t lp_id)
-      : seed_(seed), stream_(lp_id) {}
+  RandomStream(std::uint64_t seed, std::uint64_t lp_id) : seed_(seed), stream_(lp_id) {}
 
   // 64 uniformly distributed bits.
   std::uint64_t next_u64() {

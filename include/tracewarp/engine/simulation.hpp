@@ -46,8 +46,7 @@ class Simulation {
   Simulation& operator=(const Simulation&) = delete;
 
   template <LogicalProcess L, class Factory>
-    requires std::is_invocable_r_v<L, Factory&, LpId>
-  LpRange add_lps(LpTypeOptions options, LpId count, Factory make) {
+  requires std::is_invocable_r_v<L, Factory&, LpId> LpRange add_lps(LpTypeOptions options, LpId count, Factory make) {
     auto erased = [make = std::move(make)](LpId id) mutable -> std::unique_ptr<detail::LpRuntime> {
       return std::make_unique<detail::LpAdapter<L>>(make(id));
     };
@@ -62,8 +61,7 @@ class Simulation {
   LpId lp_count() const { return next_lp_; }
 
  private:
-  LpRange add_lp_type(LpTypeOptions options, LpId count,
-                      std::function<std::unique_ptr<detail::LpRuntime>(LpId)> make);
+  LpRange add_lp_type(LpTypeOptions options, LpId count, std::function<std::unique_ptr<detail::LpRuntime>(LpId)> make);
 
   Communicator comm_;
   EngineConfig config_;

@@ -8,11 +8,11 @@
 namespace tracewarp {
 
 struct RankStats {
-  std::uint64_t committed = 0;     // events committed
-  std::uint64_t rolled_back = 0;   // event executions undone
-  std::uint64_t rollbacks = 0;     // rollback episodes (one straggler or anti-message each)
-  std::uint64_t anti_messages = 0; // cancellations sent
-  std::uint64_t remote_sent = 0;   // events sent to another rank
+  std::uint64_t committed = 0;      // events committed
+  std::uint64_t rolled_back = 0;    // event executions undone
+  std::uint64_t rollbacks = 0;      // rollback episodes (one straggler or anti-message each)
+  std::uint64_t anti_messages = 0;  // cancellations sent
+  std::uint64_t remote_sent = 0;    // events sent to another rank
   std::uint64_t gvt_rounds = 0;
   std::uint64_t peak_rss_bytes = 0;
   std::uint64_t peak_engine_bytes = 0;  // the engine's own accounting, compared with the budget

@@ -53,19 +53,19 @@ class Config {
 
 // A run of a sweep: its id, its parameters, and what makes it differ from the base.
 struct RunSpec {
-  std::string id;             // "run-0000", ...
+  std::string id;  // "run-0000", ...
   std::size_t index = 0;
   Config config;
   std::map<std::string, ConfigValue> varied;  // sweep point and seed
 };
 
 struct Experiment {
-  std::string source;          // file name
-  std::string text;            // the TOML as read, stored in results
-  Config base;                 // defaults < file < --set
+  std::string source;                                                   // file name
+  std::string text;                                                     // the TOML as read, stored in results
+  Config base;                                                          // defaults < file < --set
   std::vector<std::pair<std::string, std::vector<ConfigValue>>> sweep;  // key order = crossing order
-  std::vector<std::string> overrides;  // the --set arguments
-  std::vector<RunSpec> runs() const;   // expanded: sweep keys in order (first slowest), seeds fastest
+  std::vector<std::string> overrides;                                   // the --set arguments
+  std::vector<RunSpec> runs() const;  // expanded: sweep keys in order (first slowest), seeds fastest
 };
 
 // Reads and validates an experiment file, applying the --set overrides (key=value) last.

@@ -19,23 +19,23 @@ struct TraceSummary {
   std::string format;
   std::map<std::string, std::string> header;
   ReadTally tally;
-  std::uint64_t jobs = 0;             // accepted
-  double first_submit_s = 0;          // relative to the trace's own origin
+  std::uint64_t jobs = 0;     // accepted
+  double first_submit_s = 0;  // relative to the trace's own origin
   double last_submit_s = 0;
-  double span_s = 0;                  // last submit − first submit
+  double span_s = 0;  // last submit − first submit
   std::int64_t header_max_nodes = -1;
   std::int64_t header_max_procs = -1;
   std::uint32_t cores_per_node = 1;
-  std::uint64_t max_nodes = 0;        // largest job
+  std::uint64_t max_nodes = 0;  // largest job
   std::uint64_t max_procs = 0;
   std::uint64_t with_requested_time = 0;
   std::uint64_t ran_longer_than_requested = 0;
-  std::uint64_t out_of_order = 0;     // submissions earlier than one before them
+  std::uint64_t out_of_order = 0;  // submissions earlier than one before them
   std::uint64_t users = 0;
-  std::uint64_t groups = 0;           // distinct parent jobs of task traces (Job::group), or groups
+  std::uint64_t groups = 0;  // distinct parent jobs of task traces (Job::group), or groups
   Distribution run_s, requested_s, nodes;
-  std::uint64_t bytes = 0;            // uncompressed bytes read
-  double read_s = 0;                  // wall time of the pass
+  std::uint64_t bytes = 0;  // uncompressed bytes read
+  double read_s = 0;        // wall time of the pass
 };
 
 TraceSummary summarize_trace(const std::string& path, const TraceOptions& options);

@@ -12,20 +12,20 @@
 namespace tracewarp::io {
 
 struct Job {
-  std::uint64_t id = 0;         // the trace's job (or task) number
-  Time submit = 0;              // submission, ns since the trace's start
-  Time run = 0;                 // actual run time, ns (> 0)
-  Time requested = -1;          // requested walltime, ns; -1 unknown
-  Time trace_wait = -1;         // wait recorded in the trace, ns; -1 unknown
-  std::uint32_t procs = 0;      // processors (cores) used
-  std::uint32_t nodes = 0;      // nodes, after the machine's cores-per-node conversion
+  std::uint64_t id = 0;     // the trace's job (or task) number
+  Time submit = 0;          // submission, ns since the trace's start
+  Time run = 0;             // actual run time, ns (> 0)
+  Time requested = -1;      // requested walltime, ns; -1 unknown
+  Time trace_wait = -1;     // wait recorded in the trace, ns; -1 unknown
+  std::uint32_t procs = 0;  // processors (cores) used
+  std::uint32_t nodes = 0;  // nodes, after the machine's cores-per-node conversion
   std::int32_t user = -1;
   std::int32_t group = -1;
   std::int32_t queue = -1;
   std::int32_t partition = -1;
-  std::int32_t status = -1;     // trace status code; -1 unknown
-  float cpus = 0;               // per-task CPU demand in cores (cluster traces); 0 = not given
-  float memory = 0;             // per-task memory demand, normalised to a machine's memory; 0 = not given
+  std::int32_t status = -1;         // trace status code; -1 unknown
+  float cpus = 0;                   // per-task CPU demand in cores (cluster traces); 0 = not given
+  float memory = 0;                 // per-task memory demand, normalised to a machine's memory; 0 = not given
   bool requested_from_run = false;  // the trace had no requested time; `requested` is the run time
 };
 
@@ -47,11 +47,11 @@ struct ReadTally {
 
 // A workload in memory, sorted by (submit, id), with the transformations applied to it.
 struct Workload {
-  std::string source;                  // file it came from, or the generator
+  std::string source;  // file it came from, or the generator
   std::vector<Job> jobs;
   ReadTally tally;
   std::map<std::string, std::string> header;  // trace header fields (SWF ';' lines)
-  std::vector<std::string> transforms;  // in the order applied, e.g. "window(start=0, count=10000)"
+  std::vector<std::string> transforms;        // in the order applied, e.g. "window(start=0, count=10000)"
   std::int64_t unix_start_time = -1;
   std::int64_t max_nodes = -1;
   std::int64_t max_procs = -1;

@@ -31,11 +31,16 @@ enum class ColumnType { i32, u32, i64, u64, f32, f64 };
 
 template <class V>
 constexpr ColumnType column_type() {
-  if constexpr (std::is_same_v<V, std::int32_t>) return ColumnType::i32;
-  else if constexpr (std::is_same_v<V, std::uint32_t>) return ColumnType::u32;
-  else if constexpr (std::is_same_v<V, std::int64_t>) return ColumnType::i64;
-  else if constexpr (std::is_same_v<V, std::uint64_t>) return ColumnType::u64;
-  else if constexpr (std::is_same_v<V, float>) return ColumnType::f32;
+  if constexpr (std::is_same_v<V, std::int32_t>)
+    return ColumnType::i32;
+  else if constexpr (std::is_same_v<V, std::uint32_t>)
+    return ColumnType::u32;
+  else if constexpr (std::is_same_v<V, std::int64_t>)
+    return ColumnType::i64;
+  else if constexpr (std::is_same_v<V, std::uint64_t>)
+    return ColumnType::u64;
+  else if constexpr (std::is_same_v<V, float>)
+    return ColumnType::f32;
   else {
     static_assert(std::is_same_v<V, double>, "columns are 32/64-bit integers or floating point");
     return ColumnType::f64;
@@ -59,8 +64,10 @@ struct TableSchema {
 };
 
 // A column of struct Row from its member: TRACEWARP_COLUMN(JobRow, wait_s, "s", "time queued").
-#define TRACEWARP_COLUMN(Row, member, unit, meaning) \
-  ::tracewarp::io::Column { #member, offsetof(Row, member), ::tracewarp::io::column_type<decltype(Row::member)>(), unit, meaning }
+#define TRACEWARP_COLUMN(Row, member, unit, meaning)                                                       \
+  ::tracewarp::io::Column {                                                                                \
+#member, offsetof(Row, member), ::tracewarp::io::column_type < decltype(Row::member)>(), unit, meaning \
+  }
 
 using AttrValue = std::variant<std::int64_t, double, std::string>;
 using Attributes = std::map<std::string, AttrValue>;

@@ -17,8 +17,16 @@
 
 namespace tracewarp::io {
 
-enum class TraceFormat { automatic, swf, alibaba2017, alibaba2018_task, alibaba2018_instance, google2011, alcf,
-                         task_durations };
+enum class TraceFormat {
+  automatic,
+  swf,
+  alibaba2017,
+  alibaba2018_task,
+  alibaba2018_instance,
+  google2011,
+  alcf,
+  task_durations
+};
 TraceFormat parse_trace_format(const std::string& name);  // throws UsageError
 std::string to_string(TraceFormat format);
 // From the file name and, for CSV files, the first line.

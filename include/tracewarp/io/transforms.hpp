@@ -14,11 +14,11 @@
 namespace tracewarp::io {
 
 struct WorkloadTransforms {
-  double min_run_s = 0;             // drop jobs that ran less than this
-  std::uint64_t window_start = 0;   // skip this many jobs
-  std::uint64_t window_jobs = 0;    // then keep this many (0 = all)
-  double wra = 0;                   // > 0: requested := run / wra (wra in (0, 1])
-  double iat_scale = 1;             // multiply the gaps between submissions
+  double min_run_s = 0;              // drop jobs that ran less than this
+  std::uint64_t window_start = 0;    // skip this many jobs
+  std::uint64_t window_jobs = 0;     // then keep this many (0 = all)
+  double wra = 0;                    // > 0: requested := run / wra (wra in (0, 1])
+  double iat_scale = 1;              // multiply the gaps between submissions
   std::uint32_t scale_nodes_to = 0;  // > 0: nodes := max(1, ceil(nodes * to / machine_nodes))
   std::uint32_t machine_nodes = 0;   // 0: the workload's MaxNodes
 };

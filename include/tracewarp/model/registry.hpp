@@ -23,9 +23,9 @@ struct Table {
 
 struct RunOutput {
   RunStats stats;
-  io::Attributes summary;          // headline metrics (deterministic: no wall-clock values)
-  io::Attributes run_attributes;   // e.g. workload transforms and reader tallies
-  std::vector<Table> tables;       // only on rank 0 of the communicator
+  io::Attributes summary;         // headline metrics (deterministic: no wall-clock values)
+  io::Attributes run_attributes;  // e.g. workload transforms and reader tallies
+  std::vector<Table> tables;      // only on rank 0 of the communicator
 };
 
 struct ModelInfo {

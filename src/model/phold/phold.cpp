@@ -57,8 +57,7 @@ Result run(const Communicator& comm, const Params& params, EngineConfig engine) 
   params.validate();
   engine.end_time = from_seconds(params.end);
   const Shared shared{params.lps, params.remote, from_seconds(params.lookahead),
-                      (params.mean - params.lookahead) * static_cast<double>(kTicksPerSecond),
-                      params.events_per_lp};
+                      (params.mean - params.lookahead) * static_cast<double>(kTicksPerSecond), params.events_per_lp};
   Tally tally;
   if (params.series_interval > 0) {
     tally.interval = from_seconds(params.series_interval);

@@ -20,7 +20,7 @@
 namespace tracewarp::phold {
 
 struct Params {
-  LpId lps = 1024;                  // in total
+  LpId lps = 1024;  // in total
   std::uint32_t events_per_lp = 16;
   double remote = 0.1;
   double mean = 1.0;
@@ -28,14 +28,14 @@ struct Params {
   double end = 1000.0;
   std::uint64_t seed = 1;
   double series_interval = 0;  // > 0: also count committed events per interval of this length
-  void validate() const;  // throws UsageError
+  void validate() const;       // throws UsageError
 };
 
 // Committed-event tally of one rank; lives outside LP state (it is written from on_commit).
 struct Tally {
   std::uint64_t committed = 0;
   std::uint64_t checksum = 0;
-  Time interval = 0;                      // > 0: count per interval too
+  Time interval = 0;  // > 0: count per interval too
   std::vector<std::uint64_t> per_interval;
 };
 
@@ -43,8 +43,8 @@ struct Tally {
 struct Shared {
   LpId lps;
   double remote;
-  Time lookahead;     // ticks
-  double exp_mean;    // ticks, mean - lookahead
+  Time lookahead;   // ticks
+  double exp_mean;  // ticks, mean - lookahead
   std::uint32_t events_per_lp;
 };
 
@@ -73,8 +73,8 @@ std::uint64_t event_hash(const Event& ev);
 
 struct Result {
   RunStats stats;
-  std::uint64_t committed = 0;  // over all ranks
-  std::uint64_t checksum = 0;   // over all ranks
+  std::uint64_t committed = 0;              // over all ranks
+  std::uint64_t checksum = 0;               // over all ranks
   std::vector<std::uint64_t> per_interval;  // committed events per series interval, all ranks
 };
 
