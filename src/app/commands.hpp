@@ -6,7 +6,6 @@
 #include <functional>
 
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/trace.hpp"
 
 namespace tracewarp::app {
 
@@ -19,6 +18,8 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv);
 void add_report_command(CLI::App& app, Action& action);
 void add_generate_command(CLI::App& app, Action& action);
 
+// ---- shared by several commands (common.cpp) ----
+
 // Options every engine-driven command shares.
 struct EngineOptions {
   std::string sync = "sequential";
@@ -30,12 +31,9 @@ struct EngineOptions {
   std::uint64_t memory_budget_mib = 0;
 };
 void add_engine_options(CLI::App& cmd, EngineOptions& options);
+EngineConfig to_engine_config(const EngineOptions& options);
 
 // A progress line on stderr for long runs, only when stderr is a terminal and not quiet.
 std::function<void(const Progress&)> terminal_progress(const std::string& label, bool quiet);
-
-// Trace-reading options shared by inspect and the workload settings.
-io::TraceOptions trace_options(const std::string& format, std::uint32_t cores_per_node,
-                               const std::string& missing_requested);
 
 }  // namespace tracewarp::app

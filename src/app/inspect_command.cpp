@@ -92,21 +92,16 @@ nlohmann::json to_json(const io::TraceSummary& s) {
           {"read_s", s.read_s}};
 }
 
-}  // namespace
-
 io::TraceOptions trace_options(const std::string& format, std::uint32_t cores_per_node,
                                const std::string& missing_requested) {
   io::TraceOptions o;
   o.format = io::parse_trace_format(format);
   o.swf.cores_per_node = cores_per_node;
-  if (missing_requested == "run-time")
-    o.swf.missing_requested = io::MissingRequested::use_run_time;
-  else if (missing_requested == "drop")
-    o.swf.missing_requested = io::MissingRequested::drop;
-  else
-    throw UsageError("--missing-requested must be run-time or drop, not '" + missing_requested + "'");
+  o.swf.missing_requested = io::parse_missing_requested(missing_requested);
   return o;
 }
+
+}  // namespace
 
 void add_inspect_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<InspectOptions>();

@@ -58,12 +58,8 @@ TraceSummary summarize_trace(const std::string& path, const TraceOptions& option
   s.tally = reader->tally();
   s.header = reader->header();
   s.cores_per_node = reader->cores_per_node();
-  const auto header_int = [&](const char* key) -> std::int64_t {
-    const auto it = s.header.find(key);
-    return it == s.header.end() ? -1 : std::atoll(it->second.c_str());
-  };
-  s.header_max_nodes = header_int("MaxNodes");
-  s.header_max_procs = header_int("MaxProcs");
+  s.header_max_nodes = header_int(s.header, "MaxNodes");
+  s.header_max_procs = header_int(s.header, "MaxProcs");
   if (s.jobs > 0) {
     s.first_submit_s = to_seconds(first);
     s.last_submit_s = to_seconds(last);

@@ -92,12 +92,20 @@ void SwfReader::parse_header_line(std::string_view line) {
   if (!inserted) it->second += "; " + value;  // repeated keys (Queue:, Note:) accumulate
 }
 
-std::int64_t SwfReader::header_int(const std::string& key) const {
-  const auto it = header_.find(key);
-  if (it == header_.end()) return -1;
+std::int64_t SwfReader::header_int(const std::string& key) const { return io::header_int(header_, key); }
+
+std::int64_t header_int(const std::map<std::string, std::string>& header, const std::string& key) {
+  const auto it = header.find(key);
+  if (it == header.end()) return -1;
   std::int64_t v = -1;
   const auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
-  return ec == std::errc() ? v : -1;
+  return ec == std::errc() && end == it->second.data() + it->second.size() ? v : -1;
+}
+
+MissingRequested parse_missing_requested(const std::string& text) {
+  if (text == "run-time") return MissingRequested::use_run_time;
+  if (text == "drop") return MissingRequested::drop;
+  throw ConfigError("jobs without requested time: expected run-time or drop, not '" + text + "'");
 }
 
 bool SwfReader::next(Job& job) {

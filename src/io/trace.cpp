@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -152,49 +153,39 @@ class Alibaba2017Reader final : public CsvTraceReader {
   }
 };
 
-// cluster-trace-v2018 batch_task: task name, instances, job name, type, status, start and end
-// time (s), planned CPU (1/100 core) and memory (0-100, normalised).
-class Alibaba2018TaskReader final : public CsvTraceReader {
- public:
-  explicit Alibaba2018TaskReader(const std::string& path)
-      : CsvTraceReader(path,
-                       {"task_name", "instance_num", "job_name", "task_type", "status", "start_time", "end_time",
-                        "plan_cpu", "plan_mem"},
-                       false) {}
-
- private:
-  bool convert(const CsvRow& r, Job& job) override {
-    if (r.text(4) != "Terminated") return tally_.drop("status not Terminated"), false;
-    if (r.empty(7) || r.empty(8)) return tally_.drop("resource demand missing"), false;
-    const double start = r.number(5), end = r.number(6);
-    if (start < 0) throw InputError(lines_.path(), lines_.line_number(), columns_[5], "negative time");
-    if (end <= start) return tally_.drop("run time <= 0"), false;
-    job.id = ++count_;
-    job.group = names_.id(r.text(2));
-    job.submit = seconds_to_time(start);
-    job.run = seconds_to_time(end - start);
-    job.procs = static_cast<std::uint32_t>(std::max(1.0, r.number(1)));
-    job.nodes = job.procs;
-    job.cpus = static_cast<float>(r.number(7) / 100.0);
-    job.memory = static_cast<float>(r.number(8) / 100.0);
-    return true;
-  }
-  std::uint64_t count_ = 0;
+// cluster-trace-v2018 batch_task and batch_instance share a layout: name, ..., job name, type,
+// status, start and end time (s); they differ in where the demand comes from. batch_task: the
+// plan (CPU in 1/100 core, memory 0-100) and an instance count; batch_instance: one instance,
+// demand = its maximum usage.
+struct Alibaba2018Layout {
+  std::vector<std::string> columns;
+  std::size_t cpu, memory;
+  std::optional<std::size_t> instances;
+  const char* missing_demand;
 };
+const Alibaba2018Layout kAlibaba2018Task{
+    {"task_name", "instance_num", "job_name", "task_type", "status", "start_time", "end_time", "plan_cpu", "plan_mem"},
+    7,
+    8,
+    1,
+    "resource demand missing"};
+const Alibaba2018Layout kAlibaba2018Instance{
+    {"instance_name", "task_name", "job_name", "task_type", "status", "start_time", "end_time", "machine_id", "seq_no",
+     "total_seq_no", "cpu_avg", "cpu_max", "mem_avg", "mem_max"},
+    11,
+    13,
+    std::nullopt,
+    "resource usage missing"};
 
-// cluster-trace-v2018 batch_instance: one instance per row; demand = its maximum usage.
-class Alibaba2018InstanceReader final : public CsvTraceReader {
+class Alibaba2018Reader final : public CsvTraceReader {
  public:
-  explicit Alibaba2018InstanceReader(const std::string& path)
-      : CsvTraceReader(path,
-                       {"instance_name", "task_name", "job_name", "task_type", "status", "start_time", "end_time",
-                        "machine_id", "seq_no", "total_seq_no", "cpu_avg", "cpu_max", "mem_avg", "mem_max"},
-                       false) {}
+  Alibaba2018Reader(const std::string& path, const Alibaba2018Layout& layout)
+      : CsvTraceReader(path, layout.columns, false), layout_(layout) {}
 
  private:
   bool convert(const CsvRow& r, Job& job) override {
     if (r.text(4) != "Terminated") return tally_.drop("status not Terminated"), false;
-    if (r.empty(11) || r.empty(13)) return tally_.drop("resource usage missing"), false;
+    if (r.empty(layout_.cpu) || r.empty(layout_.memory)) return tally_.drop(layout_.missing_demand), false;
     const double start = r.number(5), end = r.number(6);
     if (start < 0) throw InputError(lines_.path(), lines_.line_number(), columns_[5], "negative time");
     if (end <= start) return tally_.drop("run time <= 0"), false;
@@ -202,12 +193,13 @@ class Alibaba2018InstanceReader final : public CsvTraceReader {
     job.group = names_.id(r.text(2));
     job.submit = seconds_to_time(start);
     job.run = seconds_to_time(end - start);
-    job.procs = 1;
-    job.nodes = 1;
-    job.cpus = static_cast<float>(r.number(11) / 100.0);
-    job.memory = static_cast<float>(r.number(13) / 100.0);
+    job.procs = layout_.instances ? static_cast<std::uint32_t>(std::max(1.0, r.number(*layout_.instances))) : 1;
+    job.nodes = job.procs;
+    job.cpus = static_cast<float>(r.number(layout_.cpu) / 100.0);
+    job.memory = static_cast<float>(r.number(layout_.memory) / 100.0);
     return true;
   }
+  const Alibaba2018Layout& layout_;
   std::uint64_t count_ = 0;
 };
 
@@ -466,9 +458,9 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, const TraceOpti
     case TraceFormat::alibaba2017:
       return std::make_unique<Alibaba2017Reader>(path);
     case TraceFormat::alibaba2018_task:
-      return std::make_unique<Alibaba2018TaskReader>(path);
+      return std::make_unique<Alibaba2018Reader>(path, kAlibaba2018Task);
     case TraceFormat::alibaba2018_instance:
-      return std::make_unique<Alibaba2018InstanceReader>(path);
+      return std::make_unique<Alibaba2018Reader>(path, kAlibaba2018Instance);
     case TraceFormat::google2011:
       return std::make_unique<Google2011Reader>(path);
     case TraceFormat::alcf:
@@ -504,16 +496,9 @@ Workload load_workload(const std::string& path, const TraceOptions& options) {
   w.header = reader->header();
   w.header["Format"] = to_string(format);
   w.header["CoresPerNode"] = std::to_string(reader->cores_per_node());
-  const auto header_int = [&](const char* key) -> std::int64_t {
-    const auto it = w.header.find(key);
-    if (it == w.header.end()) return -1;
-    std::int64_t v = -1;
-    std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
-    return v;
-  };
-  w.unix_start_time = header_int("UnixStartTime");
-  w.max_nodes = header_int("MaxNodes");
-  w.max_procs = header_int("MaxProcs");
+  w.unix_start_time = header_int(w.header, "UnixStartTime");
+  w.max_nodes = header_int(w.header, "MaxNodes");
+  w.max_procs = header_int(w.header, "MaxProcs");
   if (format == TraceFormat::alcf && !w.jobs.empty()) {  // absolute Unix times: start the trace at 0
     const Time origin = w.jobs.front().submit;
     w.unix_start_time = origin / kTicksPerSecond;

@@ -107,13 +107,7 @@ Workload load_configured_workload(const Config& c) {
   options.format = parse_trace_format(c.get_string("workload.format"));
   if (c.get_int("workload.cores_per_node") < 0) throw ConfigError("workload.cores_per_node must be >= 0");
   options.swf.cores_per_node = static_cast<std::uint32_t>(c.get_int("workload.cores_per_node"));
-  const std::string missing = c.get_string("workload.missing_requested");
-  if (missing == "run-time")
-    options.swf.missing_requested = MissingRequested::use_run_time;
-  else if (missing == "drop")
-    options.swf.missing_requested = MissingRequested::drop;
-  else
-    throw ConfigError("workload.missing_requested must be run-time or drop, not '" + missing + "'");
+  options.swf.missing_requested = parse_missing_requested(c.get_string("workload.missing_requested"));
   Workload w = load_workload(expand_data_path(trace), options);
   WorkloadTransforms t;
   t.min_run_s = c.get_number("workload.min_run_s");

@@ -45,6 +45,9 @@ struct ReadTally {
   std::uint64_t repaired_total() const;
 };
 
+// An integer header field ("MaxNodes": "1024"); -1 if absent or not an integer.
+std::int64_t header_int(const std::map<std::string, std::string>& header, const std::string& key);
+
 // A workload in memory, sorted by (submit, id), with the transformations applied to it.
 struct Workload {
   std::string source;  // file it came from, or the generator

@@ -18,6 +18,7 @@
 namespace tracewarp::io {
 
 enum class MissingRequested { use_run_time, drop };
+MissingRequested parse_missing_requested(const std::string& text);  // "run-time" or "drop"; ConfigError
 
 struct SwfOptions {
   // Cores per node for the processors → nodes conversion; 0 = from the header
