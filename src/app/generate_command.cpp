@@ -10,6 +10,7 @@
 #include "tracewarp/io/config.hpp"
 #include "tracewarp/io/swf.hpp"
 #include "tracewarp/io/transforms.hpp"
+#include "tracewarp/model/registry.hpp"
 
 namespace tracewarp::app {
 
@@ -29,8 +30,9 @@ void add_generate_command(CLI::App& app, Action& action) {
   swf->callback([o, &action] {
     action = [o] {
       if (Communicator::world().rank() != 0) return;
-      const io::Experiment e =
-          o->config.empty() ? io::parse_experiment("", "(no file)", o->sets) : io::load_experiment(o->config, o->sets);
+      const io::Experiment e = o->config.empty()
+                                   ? io::parse_experiment("", "(no file)", o->sets, model::config_schema())
+                                   : io::load_experiment(o->config, o->sets, model::config_schema());
       const io::Workload w = io::load_configured_workload(e.base);
       const auto it = w.header.find("CoresPerNode");
       const std::uint32_t cpn = it == w.header.end() ? 1 : static_cast<std::uint32_t>(std::stoul(it->second));

@@ -204,7 +204,7 @@ void print_run(const io::RunSpec& run, const model::RunOutput& out) {
 
 void print_keys() {
   std::printf("| key | type | default | meaning |\n|---|---|---|---|\n");
-  for (const io::ConfigKey& k : io::config_keys()) {
+  for (const io::ConfigKey& k : model::config_schema()) {
     static constexpr const char* types[] = {"boolean", "integer", "number", "string"};
     std::printf("| `%s` | %s | `%s` | %s |\n", k.name.c_str(), types[static_cast<int>(k.type)],
                 io::to_string(k.default_value).c_str(), k.meaning.c_str());
@@ -220,7 +220,7 @@ std::string command_line(int argc, char** argv) {
 void run_experiment(const RunOptions& o, const std::string& cmdline) {
   const Communicator world = Communicator::world();
   if (o.config.empty()) throw UsageError("run needs a configuration file (or --keys)");
-  const io::Experiment experiment = io::load_experiment(o.config, o.sets);
+  const io::Experiment experiment = io::load_experiment(o.config, o.sets, model::config_schema());
   const model::ModelInfo& model = model::find_model(experiment.base.get_string("experiment.model"));
   const std::vector<io::RunSpec> runs = experiment.runs();
   for (const io::RunSpec& run : runs) model::engine_config(run.config);  // every run's settings valid before any runs

@@ -54,12 +54,6 @@ std::vector<ConfigKey> make_keys() {
       {"output.file", T::string, std::string("results.h5"), "results file (HDF5); -o overrides"},
       {"output.series_interval_s", T::number, 300.0, "sampling interval of the series tables, simulated seconds"},
 
-      {"phold.lps", T::integer, std::int64_t{1024}, "LPs in total"},
-      {"phold.events_per_lp", T::integer, std::int64_t{16}, "initial events per LP"},
-      {"phold.remote", T::number, 0.1, "probability an event goes to a uniformly random LP"},
-      {"phold.mean", T::number, 1.0, "mean time increment (time units = seconds)"},
-      {"phold.lookahead", T::number, 0.1, "minimum time increment"},
-      {"phold.end", T::number, 1000.0, "end time"},
   };
 }
 
@@ -105,13 +99,13 @@ void for_each_leaf(const toml::table& table, const std::string& prefix, F&& f) {
 
 }  // namespace
 
-const std::vector<ConfigKey>& config_keys() {
-  static const std::vector<ConfigKey> keys = make_keys();
+const ConfigSchema& core_config_keys() {
+  static const ConfigSchema keys = make_keys();
   return keys;
 }
 
-const ConfigKey* find_config_key(const std::string& name) {
-  for (const ConfigKey& k : config_keys())
+const ConfigKey* find_config_key(const ConfigSchema& schema, const std::string& name) {
+  for (const ConfigKey& k : schema)
     if (k.name == name) return &k;
   return nullptr;
 }
@@ -137,12 +131,12 @@ std::string to_string(const ConfigValue& value) {
       value);
 }
 
-Config::Config() {
-  for (const ConfigKey& k : config_keys()) values_[k.name] = k.default_value;
+Config::Config(const ConfigSchema& schema) : schema_(&schema) {
+  for (const ConfigKey& k : schema) values_[k.name] = k.default_value;
 }
 
 void Config::set(const std::string& key, const ConfigValue& value, const std::string& origin) {
-  const ConfigKey* k = find_config_key(key);
+  const ConfigKey* k = find_config_key(*schema_, key);
   if (k == nullptr) throw ConfigError(origin + ": unknown key '" + key + "' (tracewarp run --keys lists them)");
   ConfigValue v = value;
   if (k->type == T::number && std::holds_alternative<std::int64_t>(v))
@@ -158,7 +152,7 @@ void Config::set(const std::string& key, const ConfigValue& value, const std::st
 }
 
 void Config::set_from_text(const std::string& key, const std::string& text, const std::string& origin) {
-  const ConfigKey* k = find_config_key(key);
+  const ConfigKey* k = find_config_key(*schema_, key);
   if (k == nullptr) throw ConfigError(origin + ": unknown key '" + key + "' (tracewarp run --keys lists them)");
   const auto bad = [&] {
     return ConfigError(origin + ": key '" + key + "' must be " + type_name(k->type) + ", got '" + text + "'");
@@ -210,10 +204,8 @@ const std::string& Config::get_string(const std::string& key) const {
 }
 
 Experiment parse_experiment(const std::string& text, const std::string& source,
-                            const std::vector<std::string>& overrides) {
-  Experiment e;
-  e.source = source;
-  e.text = text;
+                            const std::vector<std::string>& overrides, const ConfigSchema& schema) {
+  Experiment e{source, text, Config(schema), {}, {}};
   e.overrides = overrides;
   toml::table root;
   try {
@@ -230,7 +222,7 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
       if (list == nullptr || list->empty())
         throw ConfigError(source + ": sweep key '" + target + "' must be a non-empty list of values");
       std::vector<ConfigValue> values;
-      Config probe;
+      Config probe(schema);
       for (const toml::node& item : *list) {
         const ConfigValue v = from_toml(item, target, source);
         probe.set(target, v, source);  // validates key and type now, not at run time
@@ -254,12 +246,13 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
   return e;
 }
 
-Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides) {
+Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides,
+                           const ConfigSchema& schema) {
   std::ifstream in(path);
   if (!in) throw ConfigError("cannot open configuration '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_experiment(text.str(), path, overrides);
+  return parse_experiment(text.str(), path, overrides, schema);
 }
 
 std::vector<RunSpec> Experiment::runs() const {
@@ -276,12 +269,11 @@ std::vector<RunSpec> Experiment::runs() const {
       rest /= sweep[k].second.size();
     }
     for (std::int64_t r = 0; r < replications; ++r) {
-      RunSpec run;
+      RunSpec run{"", 0, base, {}};
       run.index = out.size();
       char id[32];
       std::snprintf(id, sizeof id, "run-%04zu", run.index);
       run.id = id;
-      run.config = base;
       for (std::size_t k = 0; k < sweep.size(); ++k) {
         run.config.set(sweep[k].first, sweep[k].second[digit[k]], source);
         run.varied[sweep[k].first] = sweep[k].second[digit[k]];

@@ -51,8 +51,28 @@ RunOutput run_phold(const Communicator& comm, const io::Config& c, const EngineC
 
 const std::vector<ModelInfo>& models() {
   static const std::vector<ModelInfo> all = {
-      {"phold", "the PHOLD engine benchmark (engine.md); keys phold.*", run_phold, {&kPholdSeries}},
+      {"phold",
+       "the PHOLD engine benchmark (engine.md); keys phold.*",
+       run_phold,
+       {&kPholdSeries},
+       {
+           {"phold.lps", io::ConfigType::integer, std::int64_t{1024}, "LPs in total"},
+           {"phold.events_per_lp", io::ConfigType::integer, std::int64_t{16}, "initial events per LP"},
+           {"phold.remote", io::ConfigType::number, 0.1, "probability an event goes to a uniformly random LP"},
+           {"phold.mean", io::ConfigType::number, 1.0, "mean time increment (time units = seconds)"},
+           {"phold.lookahead", io::ConfigType::number, 0.1, "minimum time increment"},
+           {"phold.end", io::ConfigType::number, 1000.0, "end time"},
+       }},
   };
+  return all;
+}
+
+const io::ConfigSchema& config_schema() {
+  static const io::ConfigSchema all = [] {
+    io::ConfigSchema keys = io::core_config_keys();
+    for (const ModelInfo& m : models()) keys.insert(keys.end(), m.keys.begin(), m.keys.end());
+    return keys;
+  }();
   return all;
 }
 

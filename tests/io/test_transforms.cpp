@@ -94,7 +94,7 @@ TEST_CASE("transforms: the workload.* keys build the workload, data path expande
   REQUIRE(expand_data_path("${TRACEWARP_DATA}/x") == dir + "/x");
   const Experiment e = parse_experiment(
       "[workload]\ntrace = \"${TRACEWARP_DATA}/" + name + "\"\nmin_run_s = 90.0\nwra = 1.0\nscale_nodes_to = 4\n",
-      "w.toml", {});
+      "w.toml", {}, core_config_keys());
   const Workload w = load_configured_workload(e.base);
   unsetenv("TRACEWARP_DATA");
   REQUIRE(w.jobs.size() == 2);    // job 2 ran 30 s

@@ -2,9 +2,11 @@
 // workload, output, one per model (phold, ...) — and optionally [sweep], whose keys name other
 // keys and give lists of values to cross.
 //
-// Every key is declared once in a registry (key, type, default, meaning); the registry drives
-// validation (unknown keys and wrong types are errors naming key and file), --set overrides,
-// and `tracewarp run --keys`, from which docs/configuration.md is made.
+// Every key is declared once (key, type, default, meaning): the sections every experiment has
+// here (core_config_keys), each model's own section with the model (model/registry.hpp puts
+// them together). The schema drives validation (unknown keys and wrong types are errors naming
+// key and file), --set overrides, and `tracewarp run --keys`, from which docs/configuration.md
+// is made.
 #pragma once
 
 #include <cstdint>
@@ -25,21 +27,24 @@ struct ConfigKey {
   std::string meaning;
 };
 
-// All keys, in documentation order.
-const std::vector<ConfigKey>& config_keys();
-const ConfigKey* find_config_key(const std::string& name);
+using ConfigSchema = std::vector<ConfigKey>;
+
+// The experiment, engine, workload and output sections, in documentation order.
+const ConfigSchema& core_config_keys();
+const ConfigKey* find_config_key(const ConfigSchema& schema, const std::string& name);
 std::string to_string(const ConfigValue& value);
 
-// One fully resolved parameter set: every key has a value.
+// One fully resolved parameter set: every key of its schema has a value.
 class Config {
  public:
-  Config();  // all defaults
+  explicit Config(const ConfigSchema& schema);  // all defaults; the schema must outlive the Config
 
   bool get_bool(const std::string& key) const;
   std::int64_t get_int(const std::string& key) const;
   double get_number(const std::string& key) const;  // integers convert
   const std::string& get_string(const std::string& key) const;
   const std::map<std::string, ConfigValue>& values() const { return values_; }
+  const ConfigSchema& schema() const { return *schema_; }
 
   // Sets a declared key, checking (and where lossless converting) the type; `origin` names the
   // file or option in errors.
@@ -48,6 +53,7 @@ class Config {
   void set_from_text(const std::string& key, const std::string& text, const std::string& origin);
 
  private:
+  const ConfigSchema* schema_;
   std::map<std::string, ConfigValue> values_;
 };
 
@@ -68,9 +74,11 @@ struct Experiment {
   std::vector<RunSpec> runs() const;  // expanded: sweep keys in order (first slowest), seeds fastest
 };
 
-// Reads and validates an experiment file, applying the --set overrides (key=value) last.
-Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides);
+// Reads and validates an experiment file against a schema, applying the --set overrides
+// (key=value) last.
+Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides,
+                           const ConfigSchema& schema);
 Experiment parse_experiment(const std::string& text, const std::string& source,
-                            const std::vector<std::string>& overrides);
+                            const std::vector<std::string>& overrides, const ConfigSchema& schema);
 
 }  // namespace tracewarp::io

@@ -33,9 +33,12 @@ struct ModelInfo {
   std::string description;
   std::function<RunOutput(const Communicator&, const io::Config&, const EngineConfig&)> run;
   std::vector<const io::TableSchema*> tables;  // for the documentation
+  io::ConfigSchema keys;                       // the model's own section
 };
 
 const std::vector<ModelInfo>& models();
+// Every configuration key: the core sections, then each model's section.
+const io::ConfigSchema& config_schema();
 const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 
 // The engine settings of a run from its configuration (engine.* keys).
