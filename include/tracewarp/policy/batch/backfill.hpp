@@ -1,0 +1,44 @@
+// The classic space-sharing policies, with any free nodes allowed (placement is the model's:
+// lowest-numbered free nodes).
+//   FcfsPolicy          start jobs in queue order while the head fits; stop at the first that
+//                       does not.
+//   EasyBackfillPolicy  FCFS, then the head gets a reservation at its shadow time (the earliest
+//                       start the running jobs' requested ends allow) and a later job (within the
+//                       queue depth) starts now if it fits now and either ends by the shadow time
+//                       or uses only nodes the head will not need (the "extra" nodes).
+//   ConservativeBackfillPolicy  every job within the depth gets a reservation at its earliest fit in
+//                       the availability profile, and keeps it from pass to pass. Each pass
+//                       compresses the schedule in queue order (Mu'alem & Feitelson): a job's
+//                       reservation is taken out and put back at the earliest fit while every other
+//                       reservation stays in the profile, so it can only move earlier — no job, of
+//                       higher or lower priority, can ever delay it. Jobs reserved at now start.
+#pragma once
+
+#include <map>
+
+#include "tracewarp/policy/batch/scheduling.hpp"
+
+namespace tracewarp::batch {
+
+class FcfsPolicy final : public BatchPolicy {
+ public:
+  std::string name() const override { return "fcfs"; }
+  PassDecision pass(const SchedulingInput& in) override;
+};
+
+class EasyBackfillPolicy final : public BatchPolicy {
+ public:
+  std::string name() const override { return "easy"; }
+  PassDecision pass(const SchedulingInput& in) override;
+};
+
+class ConservativeBackfillPolicy final : public BatchPolicy {
+ public:
+  std::string name() const override { return "conservative"; }
+  PassDecision pass(const SchedulingInput& in) override;
+
+ private:
+  std::map<JobId, Time> reserved_;  // planned start of every queued job that has a reservation
+};
+
+}  // namespace tracewarp::batch

@@ -1,0 +1,65 @@
+// The contract between the batch model and its scheduling policies. A policy is a plain class:
+// given the queue (in priority order), the running jobs and the free nodes at `now`, it decides
+// which queued jobs start now and, where it plans ahead, when the others are expected to start.
+// Policies read requested walltimes only, never actual run times, and know nothing of the
+// engine: they are tested on hand-made inputs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tracewarp/engine/time.hpp"
+
+namespace tracewarp::batch {
+
+using JobId = std::uint64_t;
+
+struct QueuedJob {
+  JobId id;
+  std::uint32_t nodes;
+  Time requested;  // requested walltime
+  Time submit;
+  std::int32_t user = -1;
+  double wrsa = 1.0;  // the submitter's walltime-request accuracy score (WRSA policies)
+};
+
+struct RunningJob {
+  JobId id;
+  std::uint32_t nodes;
+  Time start;
+  Time requested_end;  // start + requested walltime: when the policy must assume it ends
+};
+
+struct SchedulingInput {
+  Time now = 0;
+  std::span<const QueuedJob> queue;  // in priority order (submit time, then id, for FCFS)
+  std::span<const RunningJob> running;
+  std::uint32_t total_nodes = 0;
+  std::uint32_t free_nodes = 0;
+  std::size_t depth = 0;  // queued jobs one pass considers; 0 = all
+};
+
+struct Reservation {
+  JobId id;
+  Time start;  // planned start (== now for jobs that start now)
+};
+
+struct PassDecision {
+  std::vector<JobId> start_now;           // in the order they are started
+  std::vector<Reservation> reservations;  // plans made this pass (including start_now jobs)
+};
+
+class BatchPolicy {
+ public:
+  virtual ~BatchPolicy() = default;
+  virtual std::string name() const = 0;
+  virtual PassDecision pass(const SchedulingInput& input) = 0;
+};
+
+// "fcfs", "easy", "conservative"; throws ConfigError for other names.
+std::unique_ptr<BatchPolicy> make_batch_policy(const std::string& name);
+
+}  // namespace tracewarp::batch

@@ -1,0 +1,119 @@
+#include "tracewarp/policy/batch/backfill.hpp"
+
+#include <algorithm>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/policy/batch/profile.hpp"
+
+namespace tracewarp::batch {
+namespace {
+
+std::size_t considered(const SchedulingInput& in) {
+  return in.depth == 0 ? in.queue.size() : std::min(in.depth, in.queue.size());
+}
+
+Time end_of(Time start, Time duration) { return duration > kTimeInfinity - start ? kTimeInfinity : start + duration; }
+
+void check_fits_machine(const QueuedJob& job, const SchedulingInput& in) {
+  if (job.nodes == 0 || job.nodes > in.total_nodes)
+    throw InvariantError("job " + std::to_string(job.id) + " asks for " + std::to_string(job.nodes) +
+                         " nodes on a machine of " + std::to_string(in.total_nodes) +
+                         " (the model must reject such jobs at submission)");
+}
+
+// Starts queue jobs in order from the head while they fit; returns the index of the first that
+// does not (the new head), and updates free nodes and the running list.
+std::size_t start_in_order(const SchedulingInput& in, std::size_t limit, std::uint32_t& free,
+                           std::vector<RunningJob>& running, PassDecision& out) {
+  std::size_t i = 0;
+  for (; i < limit; ++i) {
+    const QueuedJob& job = in.queue[i];
+    check_fits_machine(job, in);
+    if (job.nodes > free) break;
+    free -= job.nodes;
+    running.push_back({job.id, job.nodes, in.now, end_of(in.now, job.requested)});
+    out.start_now.push_back(job.id);
+    out.reservations.push_back({job.id, in.now});
+  }
+  return i;
+}
+
+}  // namespace
+
+PassDecision FcfsPolicy::pass(const SchedulingInput& in) {
+  PassDecision out;
+  std::uint32_t free = in.free_nodes;
+  std::vector<RunningJob> running(in.running.begin(), in.running.end());
+  start_in_order(in, considered(in), free, running, out);
+  return out;
+}
+
+PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
+  PassDecision out;
+  std::uint32_t free = in.free_nodes;
+  std::vector<RunningJob> running(in.running.begin(), in.running.end());
+  const std::size_t limit = considered(in);
+  const std::size_t head_index = start_in_order(in, limit, free, running, out);
+  if (head_index == limit) return out;
+
+  const QueuedJob& head = in.queue[head_index];
+  const AvailabilityProfile profile(in.now, free, running);
+  const Time shadow = profile.earliest_start(head.nodes, head.requested);
+  out.reservations.push_back({head.id, shadow});
+  std::uint32_t extra = profile.free_at(shadow) - head.nodes;  // nodes the head will not need
+
+  for (std::size_t i = head_index + 1; i < limit; ++i) {
+    const QueuedJob& job = in.queue[i];
+    check_fits_machine(job, in);
+    if (job.nodes > free) continue;
+    const bool ends_by_shadow = end_of(in.now, job.requested) <= shadow;
+    if (!ends_by_shadow && job.nodes > extra) continue;
+    free -= job.nodes;
+    if (!ends_by_shadow) extra -= job.nodes;
+    out.start_now.push_back(job.id);
+    out.reservations.push_back({job.id, in.now});
+  }
+  return out;
+}
+
+PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
+  PassDecision out;
+  AvailabilityProfile profile(in.now, in.free_nodes, in.running);
+  const std::size_t limit = considered(in);
+  // Every standing reservation goes into the profile first; one whose start has passed without
+  // a pass (a scheduling tick) is kept from now on for what remains of its window.
+  std::map<JobId, Time> standing;
+  for (std::size_t i = 0; i < limit; ++i) {
+    const QueuedJob& job = in.queue[i];
+    check_fits_machine(job, in);
+    const auto it = reserved_.find(job.id);
+    if (it == reserved_.end()) continue;
+    const Time start = std::max(it->second, in.now);
+    profile.reserve(start, job.requested, job.nodes);
+    standing[job.id] = start;
+  }
+  // Compress in queue order: out with the job's own reservation, back in at its earliest fit.
+  reserved_.clear();
+  for (std::size_t i = 0; i < limit; ++i) {
+    const QueuedJob& job = in.queue[i];
+    if (const auto it = standing.find(job.id); it != standing.end())
+      profile.release(it->second, job.requested, job.nodes);
+    const Time start = profile.earliest_start(job.nodes, job.requested);
+    profile.reserve(start, job.requested, job.nodes);
+    out.reservations.push_back({job.id, start});
+    if (start == in.now)
+      out.start_now.push_back(job.id);
+    else
+      reserved_[job.id] = start;
+  }
+  return out;
+}
+
+std::unique_ptr<BatchPolicy> make_batch_policy(const std::string& name) {
+  if (name == "fcfs") return std::make_unique<FcfsPolicy>();
+  if (name == "easy") return std::make_unique<EasyBackfillPolicy>();
+  if (name == "conservative") return std::make_unique<ConservativeBackfillPolicy>();
+  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative; more come with the batch study)");
+}
+
+}  // namespace tracewarp::batch

@@ -1,0 +1,81 @@
+#include "tracewarp/policy/batch/profile.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::batch {
+
+AvailabilityProfile::AvailabilityProfile(Time now, std::uint32_t free_now, std::span<const RunningJob> running) {
+  std::map<Time, std::uint32_t> releases;
+  for (const RunningJob& r : running) releases[std::max(now, r.requested_end)] += r.nodes;
+  std::uint32_t free = free_now;
+  const auto at_now = releases.find(now);  // jobs already past their requested end free now
+  if (at_now != releases.end()) {
+    free += at_now->second;
+    releases.erase(at_now);
+  }
+  steps_.push_back({now, free});
+  for (const auto& [t, nodes] : releases) {
+    free += nodes;
+    steps_.push_back({t, free});
+  }
+}
+
+std::size_t AvailabilityProfile::step_index(Time t) const {
+  const auto it = std::upper_bound(steps_.begin(), steps_.end(), t, [](Time v, const Step& s) { return v < s.from; });
+  return static_cast<std::size_t>(it - steps_.begin()) - 1;
+}
+
+std::uint32_t AvailabilityProfile::free_at(Time t) const {
+  if (t < steps_.front().from) throw InvariantError("profile queried before its start");
+  return steps_[step_index(t)].free;
+}
+
+Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) const {
+  // Candidate starts are step boundaries; from each, check the window [t, t + duration).
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    if (steps_[i].free < nodes) continue;
+    const Time start = steps_[i].from;
+    const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+    bool fits = true;
+    for (std::size_t j = i + 1; j < steps_.size() && steps_[j].from < end; ++j) {
+      if (steps_[j].free < nodes) {
+        fits = false;
+        i = j;  // no start before step j can fit; the loop's ++i moves past it
+        break;
+      }
+    }
+    if (fits) return start;
+  }
+  return kTimeInfinity;
+}
+
+std::size_t AvailabilityProfile::split_at(Time t) {
+  const std::size_t i = step_index(t);
+  if (steps_[i].from == t) return i;
+  steps_.insert(steps_.begin() + static_cast<std::ptrdiff_t>(i) + 1, Step{t, steps_[i].free});
+  return i + 1;
+}
+
+void AvailabilityProfile::reserve(Time start, Time duration, std::uint32_t nodes) {
+  const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+  const std::size_t first = split_at(start);
+  const std::size_t last = end == kTimeInfinity ? steps_.size() : split_at(end);
+  for (std::size_t i = first; i < last; ++i) {
+    if (steps_[i].free < nodes)
+      throw InvariantError("reservation of " + std::to_string(nodes) + " nodes where only " +
+                           std::to_string(steps_[i].free) + " are free");
+    steps_[i].free -= nodes;
+  }
+}
+
+void AvailabilityProfile::release(Time start, Time duration, std::uint32_t nodes) {
+  const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+  const std::size_t first = split_at(start);
+  const std::size_t last = end == kTimeInfinity ? steps_.size() : split_at(end);
+  for (std::size_t i = first; i < last; ++i) steps_[i].free += nodes;
+}
+
+}  // namespace tracewarp::batch

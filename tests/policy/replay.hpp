@@ -1,0 +1,83 @@
+// An engine-free replay of a workload under a batch policy, for checking the policies'
+// invariants on real traces. It is a test harness, not the batch model: one scheduling pass at
+// every instant where jobs end or arrive (ends first), jobs killed at their requested walltime,
+// any free nodes. It records what the invariants need.
+#pragma once
+
+#include <algorithm>
+#include <map>
+#include <queue>
+#include <vector>
+
+#include "tracewarp/io/job.hpp"
+#include "tracewarp/policy/batch/scheduling.hpp"
+
+namespace tracewarp::testing {
+
+struct ReplayRecord {
+  Time submit = 0, start = -1, end = -1;
+  std::uint32_t nodes = 0;
+  std::vector<Time> reservations;       // planned starts, one per pass that planned this job
+  std::vector<Time> head_reservations;  // those made while the job was the head (EASY's shadow)
+};
+
+struct ReplayResult {
+  std::map<batch::JobId, ReplayRecord> jobs;
+  std::vector<batch::JobId> start_order;
+  std::uint32_t peak_used = 0;
+  std::uint64_t passes = 0;
+};
+
+inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t machine_nodes,
+                           batch::BatchPolicy& policy, std::size_t depth = 0) {
+  ReplayResult out;
+  std::vector<batch::QueuedJob> queue;
+  std::vector<batch::RunningJob> running;
+  std::uint32_t used = 0;
+  using End = std::pair<Time, batch::JobId>;
+  std::priority_queue<End, std::vector<End>, std::greater<>> ends;
+  std::size_t next = 0;
+  std::map<batch::JobId, Time> run_of;
+  while (next < workload.size() || !ends.empty()) {
+    const Time now = std::min(next < workload.size() ? workload[next].submit : kTimeInfinity,
+                              ends.empty() ? kTimeInfinity : ends.top().first);
+    while (!ends.empty() && ends.top().first == now) {  // ends first
+      const batch::JobId id = ends.top().second;
+      ends.pop();
+      const auto it = std::find_if(running.begin(), running.end(), [&](const auto& r) { return r.id == id; });
+      used -= it->nodes;
+      running.erase(it);
+    }
+    while (next < workload.size() && workload[next].submit == now) {
+      const io::Job& j = workload[next++];
+      if (j.nodes == 0 || j.nodes > machine_nodes) continue;
+      queue.push_back({j.id, j.nodes, j.requested, j.submit, j.user, 1.0});
+      out.jobs[j.id] = {j.submit, -1, -1, j.nodes, {}, {}};
+      run_of[j.id] = std::min(j.run, j.requested);  // killed at walltime
+    }
+    if (queue.empty()) continue;
+    ++out.passes;
+    const batch::PassDecision d = policy.pass({now, queue, running, machine_nodes, machine_nodes - used, depth});
+    const batch::JobId head = queue.front().id;
+    for (const batch::Reservation& r : d.reservations) {
+      out.jobs[r.id].reservations.push_back(r.start);
+      if (r.id == head || (r.start != now && out.jobs[r.id].head_reservations.empty() && r.id == head))
+        out.jobs[r.id].head_reservations.push_back(r.start);
+    }
+    for (const batch::JobId id : d.start_now) {
+      const auto it = std::find_if(queue.begin(), queue.end(), [&](const auto& q) { return q.id == id; });
+      ReplayRecord& rec = out.jobs[id];
+      rec.start = now;
+      rec.end = now + run_of[id];
+      used += it->nodes;
+      out.peak_used = std::max(out.peak_used, used);
+      running.push_back({id, it->nodes, now, now + it->requested});
+      ends.push({rec.end, id});
+      out.start_order.push_back(id);
+      queue.erase(it);
+    }
+  }
+  return out;
+}
+
+}  // namespace tracewarp::testing

@@ -1,0 +1,140 @@
+// Batch policies on hand-made situations; every expected value is worked out in the comments.
+#include <catch2/catch.hpp>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/profile.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::batch;
+
+namespace {
+QueuedJob job(JobId id, std::uint32_t nodes, Time requested, Time submit = 0) { return {id, nodes, requested, submit}; }
+
+PassDecision run_pass(BatchPolicy& p, Time now, std::uint32_t total, const std::vector<RunningJob>& running,
+                      const std::vector<QueuedJob>& queue, std::size_t depth = 0) {
+  std::uint32_t used = 0;
+  for (const RunningJob& r : running) used += r.nodes;
+  return p.pass({now, queue, running, total, total - used, depth});
+}
+Time reservation_of(const PassDecision& d, JobId id) {
+  for (const Reservation& r : d.reservations)
+    if (r.id == id) return r.start;
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("profile: free nodes over time, earliest fits and reservations", "[unit][policy]") {
+  // 10 nodes; 4 free now (t=0); a 6-node job may run until 100.
+  AvailabilityProfile p(0, 4, std::vector<RunningJob>{{1, 6, -50, 100}});
+  REQUIRE(p.free_at(0) == 4);
+  REQUIRE(p.free_at(99) == 4);
+  REQUIRE(p.free_at(100) == 10);
+  REQUIRE(p.earliest_start(4, 1000) == 0);
+  REQUIRE(p.earliest_start(5, 1) == 100);
+  REQUIRE(p.earliest_start(11, 1) == kTimeInfinity);
+  p.reserve(100, 50, 8);                     // 2 free in [100, 150)
+  REQUIRE(p.earliest_start(4, 60) == 0);     // [0, 60) ends before the squeeze at 100
+  REQUIRE(p.earliest_start(4, 101) == 150);  // [0, 101) would need 4 at 100, where only 2 are free
+  REQUIRE(p.earliest_start(2, 200) == 0);    // 4 in [0,100), 2 in [100,150), 10 after
+  REQUIRE(p.earliest_start(3, 100) == 0);    // [0, 100) ends where the squeeze begins
+  REQUIRE(p.earliest_start(3, 101) == 150);
+  REQUIRE_THROWS_AS(p.reserve(120, 10, 3), InvariantError);
+  p.release(100, 50, 8);  // undoing the reservation restores the profile
+  REQUIRE(p.earliest_start(5, 1) == 100);
+  REQUIRE(p.free_at(120) == 10);
+}
+
+TEST_CASE("fcfs: starts in order while the head fits, then stops", "[unit][policy]") {
+  FcfsPolicy fcfs;
+  // 10 nodes, 6 free. J1 (6) starts; J2 (2) does not fit in 0; J3 (1) would, but FCFS stops.
+  const PassDecision d = run_pass(fcfs, 0, 10, {{9, 4, 0, 100}}, {job(1, 6, 50), job(2, 2, 10), job(3, 1, 10)});
+  REQUIRE(d.start_now == std::vector<JobId>{1});
+  const PassDecision empty = run_pass(fcfs, 0, 10, {{9, 10, 0, 100}}, {job(1, 1, 5)});
+  REQUIRE(empty.start_now.empty());
+}
+
+TEST_CASE("easy: backfill by ending before the shadow time", "[unit][policy]") {
+  EasyBackfillPolicy easy;
+  // 10 nodes; R (6 nodes) runs until 100, 4 free. Head H needs 8: shadow 100, extra 10-8 = 2.
+  // B1 (4 nodes, 100 s) ends at 100 <= shadow: starts. B2 (1 node) finds no free node.
+  const PassDecision d = run_pass(easy, 0, 10, {{9, 6, 0, 100}}, {job(1, 8, 50), job(2, 4, 100), job(3, 1, 10)});
+  REQUIRE(d.start_now == std::vector<JobId>{2});
+  REQUIRE(reservation_of(d, 1) == 100);
+}
+
+TEST_CASE("easy: backfill on the nodes the head will not need", "[unit][policy]") {
+  EasyBackfillPolicy easy;
+  // As above, but B1 (4 nodes, 150 s) would run past the shadow on more than the 2 extra nodes:
+  // it waits. B2 (2 nodes, 500 s) fits in the extra nodes: starts (extra 0). B3 (1 node, 20 s)
+  // ends by the shadow: starts. B4 (1 node, 500 s) no longer has extra nodes: waits.
+  const PassDecision d = run_pass(easy, 0, 10, {{9, 6, 0, 100}},
+                                  {job(1, 8, 50), job(2, 4, 150), job(3, 2, 500), job(4, 1, 20), job(5, 1, 500)});
+  REQUIRE(d.start_now == std::vector<JobId>{3, 4});
+  REQUIRE(reservation_of(d, 1) == 100);
+  // Depth 3 hides jobs 4 and 5 from the pass.
+  const PassDecision shallow =
+      run_pass(easy, 0, 10, {{9, 6, 0, 100}}, {job(1, 8, 50), job(2, 4, 150), job(3, 2, 500), job(4, 1, 20)}, 3);
+  REQUIRE(shallow.start_now == std::vector<JobId>{3});
+}
+
+TEST_CASE("easy: jobs that fit start in order first; a job past its requested end frees now", "[unit][policy]") {
+  EasyBackfillPolicy easy;
+  // At t=200, R's requested end (100) has passed, so the profile counts its nodes free now: H
+  // (8 nodes) still does not fit in the 4 actually free, shadow = now.
+  const PassDecision d = run_pass(easy, 200, 10, {{9, 6, 0, 100}}, {job(1, 2, 10), job(2, 8, 10), job(3, 2, 1000)});
+  REQUIRE(d.start_now == std::vector<JobId>{1});  // 2 free left; job 3 would delay H (shadow 200)
+  REQUIRE(reservation_of(d, 2) == 200);
+}
+
+TEST_CASE("conservative: every job reserved in order; only jobs reserved at now start", "[unit][policy]") {
+  ConservativeBackfillPolicy conservative;
+  // 10 nodes; R (6) until 100; 4 free.
+  //   H  (8, 50 s):  earliest 100 -> [100,150): free becomes 4|2|10 over [0,100)|[100,150)|[150,..)
+  //   J2 (4, 150 s): needs 4 for 150 s: not at 0 (2 at 100), so 150 -> free 4|2|6 (until 300)|10
+  //   J3 (2, 100 s): [0,100) has 4: starts now -> 2|2|6|10
+  //   J4 (2, 120 s): [0,100) 2, [100,150) 2: starts now -> 0 in [0,100), 0 in [100,120), 2 in [120,150)
+  //   J5 (1, 10 s):  first room at 120
+  const PassDecision d = run_pass(conservative, 0, 10, {{9, 6, 0, 100}},
+                                  {job(1, 8, 50), job(2, 4, 150), job(3, 2, 100), job(4, 2, 120), job(5, 1, 10)});
+  REQUIRE(d.start_now == std::vector<JobId>{3, 4});
+  REQUIRE(reservation_of(d, 1) == 100);
+  REQUIRE(reservation_of(d, 2) == 150);
+  REQUIRE(reservation_of(d, 3) == 0);
+  REQUIRE(reservation_of(d, 4) == 0);
+  REQUIRE(reservation_of(d, 5) == 120);
+}
+
+TEST_CASE("conservative: reservations persist; an early end compresses them in order, never later", "[unit][policy]") {
+  ConservativeBackfillPolicy conservative;
+  // 10 nodes. R1 (5 nodes) may run until 100, R2 (5 nodes) until 200; none free.
+  //   A (10 nodes, 100 s): earliest 200, [200,300).
+  //   B (5 nodes, 50 s): after R1 at 100 there are 5 free until 200: [100,150).
+  const std::vector<QueuedJob> queue = {job(1, 10, 100), job(2, 5, 50)};
+  PassDecision d = run_pass(conservative, 0, 10, {{8, 5, 0, 100}, {9, 5, 0, 200}}, queue);
+  REQUIRE(reservation_of(d, 1) == 200);
+  REQUIRE(reservation_of(d, 2) == 100);
+  // R1 ended at 100 and B started then (a pass at 100, not shown); R2 ends early, at 120. At the
+  // pass of 120 only B runs (5 nodes, until 150): A's reservation moves from 200 to 150.
+  d = run_pass(conservative, 120, 10, {{2, 5, 100, 150}}, {job(1, 10, 100)});
+  REQUIRE(reservation_of(d, 1) == 150);
+  // Compression keeps everyone's slot while each job in turn moves earlier.
+  ConservativeBackfillPolicy p2;
+  // 4 nodes, R (4 nodes) until 100. X (4 nodes, 100 s) -> [100,200). Y (2 nodes, 30 s) -> [200,230).
+  d = run_pass(p2, 0, 4, {{9, 4, 0, 100}}, {job(1, 4, 100), job(2, 2, 30)});
+  REQUIRE(reservation_of(d, 1) == 100);
+  REQUIRE(reservation_of(d, 2) == 200);
+  // R ends early at 50: X moves to 50 ([50,150)), Y to 150 — both earlier, neither later.
+  d = run_pass(p2, 50, 4, {}, {job(1, 4, 100), job(2, 2, 30)});
+  REQUIRE(d.start_now == std::vector<JobId>{1});
+  REQUIRE(reservation_of(d, 2) == 150);
+}
+
+TEST_CASE("policies: jobs larger than the machine are refused loudly; names resolve", "[unit][policy]") {
+  for (const char* name : {"fcfs", "easy", "conservative"}) {
+    auto p = make_batch_policy(name);
+    REQUIRE(p->name() == name);
+    REQUIRE_THROWS_AS(run_pass(*p, 0, 4, {}, {job(1, 5, 10)}), InvariantError);
+  }
+  REQUIRE_THROWS_AS(make_batch_policy("sjf"), ConfigError);
+}

@@ -1,0 +1,103 @@
+// Invariants of the batch policies over whole workloads (random here; real traces in the
+// validation label): capacity never exceeded, no start before submission, FCFS never reorders,
+// EASY never delays its head's reservation, conservative never delays any reservation.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "replay.hpp"
+#include "tracewarp/engine/random.hpp"
+#include "tracewarp/io/trace.hpp"
+#include "tracewarp/policy/batch/backfill.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::testing;
+
+namespace {
+
+std::vector<io::Job> random_workload(std::uint64_t seed, std::size_t n, std::uint32_t machine) {
+  RandomStream rng(seed, 0);
+  std::vector<io::Job> jobs;
+  Time t = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    t += from_seconds(static_cast<std::int64_t>(rng.below(60)));  // frequent ties: same-second submissions
+    io::Job j;
+    j.id = i + 1;
+    j.submit = t;
+    j.nodes = 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.2 ? machine : machine / 4));
+    j.requested = from_seconds(static_cast<std::int64_t>(60 + rng.below(7200)));
+    j.run = rng.uniform() < 0.1 ? j.requested + from_seconds(std::int64_t{100})  // killed at walltime
+                                : 1 + static_cast<Time>(rng.below(static_cast<std::uint64_t>(j.requested)));
+    jobs.push_back(j);
+  }
+  return jobs;
+}
+
+void check_common(const ReplayResult& r, std::uint32_t machine, std::size_t jobs) {
+  REQUIRE(r.peak_used <= machine);
+  REQUIRE(r.start_order.size() == jobs);  // everything ran
+  for (const auto& [id, rec] : r.jobs) {
+    REQUIRE(rec.start >= rec.submit);
+    REQUIRE(rec.end > rec.start);
+  }
+}
+
+bool non_increasing(const std::vector<Time>& v) {
+  for (std::size_t i = 1; i < v.size(); ++i)
+    if (v[i] > v[i - 1]) return false;
+  return true;
+}
+
+void check_policy_invariants(const std::vector<io::Job>& jobs, std::uint32_t machine, std::size_t depth) {
+  {
+    batch::FcfsPolicy fcfs;
+    const ReplayResult r = replay(jobs, machine, fcfs, depth);
+    check_common(r, machine, jobs.size());
+    for (std::size_t i = 1; i < r.start_order.size(); ++i) REQUIRE(r.start_order[i] > r.start_order[i - 1]);
+  }
+  {
+    batch::EasyBackfillPolicy easy;
+    const ReplayResult r = replay(jobs, machine, easy, depth);
+    check_common(r, machine, jobs.size());
+    for (const auto& [id, rec] : r.jobs) {
+      CAPTURE(id);
+      REQUIRE(non_increasing(rec.head_reservations));  // backfilling never pushed the head back
+      if (!rec.head_reservations.empty()) REQUIRE(rec.start <= rec.head_reservations.front());
+    }
+  }
+  {
+    batch::ConservativeBackfillPolicy conservative;
+    const ReplayResult r = replay(jobs, machine, conservative, depth);
+    check_common(r, machine, jobs.size());
+    for (const auto& [id, rec] : r.jobs) {
+      CAPTURE(id);
+      if (depth == 0) REQUIRE(non_increasing(rec.reservations));  // no reservation is ever delayed
+      if (!rec.reservations.empty()) REQUIRE(rec.start <= rec.reservations.front());
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("batch policies: invariants on random workloads with ties and kills", "[unit][policy]") {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    check_policy_invariants(random_workload(seed, 400, 16), 16, 0);
+  }
+  check_policy_invariants(random_workload(4, 400, 16), 16, 5);
+}
+
+TEST_CASE("batch policies: invariants on KTH-SP2 (full) and RICC (first 50,000 jobs)", "[validation][policy]") {
+  const char* env = std::getenv("TRACEWARP_DATA");
+  const std::string traces = std::string(env ? env : TRACEWARP_DEFAULT_DATA) + "/traces/";
+  if (!std::filesystem::exists(traces + "KTH-SP2-1996-2.1-cln.swf.gz")) {
+    WARN("SKIPPED: traces not found under " + traces + "; set TRACEWARP_DATA");
+    return;
+  }
+  const io::Workload kth = io::load_workload(traces + "KTH-SP2-1996-2.1-cln.swf.gz", {});
+  check_policy_invariants(kth.jobs, 100, 0);
+  io::Workload ricc = io::load_workload(traces + "RICC-2010-2.swf.gz", {});
+  ricc.jobs.resize(50000);
+  check_policy_invariants(ricc.jobs, 1024, 100);
+}
