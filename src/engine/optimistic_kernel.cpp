@@ -78,7 +78,7 @@ class OptimisticKernel final : public KernelPort {
     for (LpState& s : states_) {
       current_ = &s;
       current_record_ = nullptr;
-      ctx_.bind(*this, s.lp->id, 0, &s.send_seq, /*min_delay=*/0);
+      ctx_.bind(*this, s.lp->id, 0, &s.send_seq, EventContext::kNoCause);
       s.lp->runtime->init(ctx_);
     }
     current_ = nullptr;
@@ -169,7 +169,7 @@ class OptimisticKernel final : public KernelPort {
 
     current_ = &s;
     current_record_ = &rec;
-    ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq);
+    ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
     s.lp->runtime->execute(ev, ctx_);
     current_ = nullptr;
     current_record_ = nullptr;
@@ -307,7 +307,7 @@ class OptimisticKernel final : public KernelPort {
     s.send_seq = s.at_abs(from_abs).seq_before;
     for (std::uint64_t a = from_abs; a < to_abs; ++a) {
       const Event& ev = pool_[s.at_abs(a).slot];
-      ctx_.bind(*this, s.lp->id, ev.time(), &s.send_seq);
+      ctx_.bind(*this, s.lp->id, ev.time(), &s.send_seq, ev.kind());
       s.lp->runtime->execute(ev, ctx_);
     }
     coasting_ = false;

@@ -19,7 +19,7 @@ class SequentialKernel final : public KernelPort {
     const Time end = setup_.config.end_time;
     initialising_ = true;
     for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
-      ctx_.bind(*this, setup_.lps[i].id, 0, &send_seq_[i], /*min_delay=*/0);
+      ctx_.bind(*this, setup_.lps[i].id, 0, &send_seq_[i], EventContext::kNoCause);
       setup_.lps[i].runtime->init(ctx_);
     }
     initialising_ = false;
@@ -37,7 +37,7 @@ class SequentialKernel final : public KernelPort {
       const Event& ev = pool_[top.slot];
       const std::uint32_t li = top.lp;
       LpRuntime& lp = *setup_.lps[li].runtime;
-      ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[li]);
+      ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[li], ev.kind());
       lp.execute(ev, ctx_);
       CommitContext commit(ev.dest, records_);
       lp.commit(ev, commit);

@@ -50,7 +50,7 @@ TEST_CASE("PHOLD: optimistic on every rank count commits what sequential commits
 
 TEST_CASE("test models: optimistic and rollback-check on every rank count match sequential", "[mpi][models]") {
   const Communicator world = Communicator::world();
-  for (const Model model : {Model::chatter, Model::big_state, Model::ties}) {
+  for (const Model model : {Model::chatter, Model::big_state, Model::ties, Model::phases}) {
     EngineConfig seq;
     seq.end_time = 20000;
     const ModelRun reference = run_model(model, Communicator::self(), seq);

@@ -142,6 +142,29 @@ struct TieLp {
   bool operator==(const TieLp&) const = default;
 };
 
+// Zero-delay cascades through phases: a tick (kind 10) makes an LP send, at the same instant, an
+// event of kind 11 to a random LP, which sends one of kind 12 to another, which schedules the
+// next tick later. Many LPs do this at the same instants, so phases interleave across LPs.
+struct PhaseLp {
+  RandomStream rng;
+  LpId lps;
+  std::uint64_t seen = 0;
+  Ledger* ledger;
+
+  void on_init(EventContext& ctx) { ctx.send(ctx.self(), 1 + static_cast<Time>(rng.below(5)) * 100, EventKind{10}); }
+  void on_event(const Event& ev, EventContext& ctx) {
+    seen = mix(seen, ev.key.kind_sender);
+    if (ev.kind() < 12) {
+      ctx.send(rng.below(lps), 0, static_cast<EventKind>(ev.kind() + 1));  // same instant, next phase
+    } else {
+      ctx.send(rng.below(lps), 100 * (1 + static_cast<Time>(rng.below(3))), EventKind{10});
+    }
+    ctx.emit(4, seen);
+  }
+  void on_commit(const Event& ev, CommitContext& ctx) const { ledger->record(ev, ctx); }
+  bool operator==(const PhaseLp&) const = default;
+};
+
 // Deliberately broken: its handler reads a global counter, so a re-execution differs.
 inline std::uint64_t g_broken_counter = 0;
 struct BrokenLp {
@@ -154,7 +177,7 @@ struct BrokenLp {
   bool operator==(const BrokenLp&) const = default;
 };
 
-enum class Model { chatter, big_state, ties };
+enum class Model { chatter, big_state, ties, phases };
 
 struct ModelRun {
   Ledger::Summary summary;
@@ -179,6 +202,11 @@ inline ModelRun run_model(Model model, const Communicator& comm, EngineConfig co
       break;
     case Model::ties:
       sim.add_lps<TieLp>({.name = "ties"}, lps, [&](LpId) { return TieLp{lps, 0, 0, &ledger}; });
+      break;
+    case Model::phases:
+      sim.add_lps<PhaseLp>({.name = "phases"}, lps, [&](LpId id) {
+        return PhaseLp{RandomStream(seed, id), lps, 0, &ledger};
+      });
       break;
   }
   ModelRun run;

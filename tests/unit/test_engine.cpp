@@ -19,7 +19,7 @@ EngineConfig config(SyncMode sync, Time end = 20000) {
 
 TEST_CASE("engine: every test model passes the rollback check", "[unit][engine][rollback-check]") {
   const Communicator self = Communicator::self();
-  for (const Model model : {Model::chatter, Model::big_state, Model::ties}) {
+  for (const Model model : {Model::chatter, Model::big_state, Model::ties, Model::phases}) {
     CAPTURE(static_cast<int>(model));
     const ModelRun reference = run_model(model, self, config(SyncMode::sequential));
     const ModelRun checked = run_model(model, self, config(SyncMode::rollback_check));
@@ -53,7 +53,7 @@ TEST_CASE("engine: the rollback check passes PHOLD", "[unit][engine][rollback-ch
 
 TEST_CASE("engine: commit handlers see each committed event once, in key order", "[unit][engine][commit]") {
   const Communicator self = Communicator::self();
-  for (const Model model : {Model::chatter, Model::big_state, Model::ties}) {
+  for (const Model model : {Model::chatter, Model::big_state, Model::ties, Model::phases}) {
     const ModelRun seq = run_model(model, self, config(SyncMode::sequential));
     const ModelRun opt = run_model(model, self, config(SyncMode::optimistic));
     REQUIRE(seq.summary.out_of_order == 0);
@@ -103,7 +103,7 @@ TEST_CASE("engine: misuse of the LP API is reported, not silently accepted", "[u
   for (const SyncMode mode : {SyncMode::sequential, SyncMode::optimistic}) {
     Simulation zero(Communicator::self(), config(mode));
     zero.add_lps<ZeroDelayLp>({.name = "zero"}, 1, [](LpId) { return ZeroDelayLp{}; });
-    REQUIRE_THROWS_WITH(zero.run(), Catch::Contains("need delay >= 1"));
+    REQUIRE_THROWS_WITH(zero.run(), Catch::Contains("with delay 0 a kind above 3"));
 
     Simulation emit(Communicator::self(), config(mode));
     emit.add_lps<EmitAtInitLp>({.name = "emit"}, 1, [](LpId) { return EmitAtInitLp{}; });

@@ -64,10 +64,12 @@ class EventContext {
   LpId self() const noexcept { return self_; }
   LpId lp_count() const noexcept { return lp_count_; }
 
-  // Schedules an event of `kind` at now() + delay on LP `dest`. From on_event, delay >= 1 tick:
-  // every event lies strictly in the future of its cause, which is what makes the key order
-  // causal and every synchronisation mode execute each LP's events in the same order. From
-  // on_init, delay >= 0.
+  // Schedules an event of `kind` at now() + delay on LP `dest`, delay >= 0. An event sent with
+  // delay 0 from on_event must be of a higher kind than the event being handled: every event
+  // then comes after its cause in the key order, which is what makes every synchronisation mode
+  // execute each LP's events in the same order. Kinds thus act as phases within an instant
+  // (for example job ends, then arrivals, then one scheduling pass, then job starts). From
+  // on_init any delay >= 0 and any kind is fine.
   void send(LpId dest, Time delay, EventKind kind) { send_bytes(dest, delay, kind, nullptr, 0); }
   template <class T>
   void send(LpId dest, Time delay, EventKind kind, const T& payload) {
@@ -83,10 +85,12 @@ class EventContext {
     port_->emit(tag, &row, sizeof(T));
   }
 
-  // Engine side: set before each handler call.
-  void bind(detail::KernelPort& port, LpId self, Time now, std::uint64_t* send_seq, Time min_delay = 1) {
+  // Engine side: set before each handler call; cause_kind is the kind of the event being
+  // handled, or kNoCause in on_init.
+  static constexpr int kNoCause = -1;
+  void bind(detail::KernelPort& port, LpId self, Time now, std::uint64_t* send_seq, int cause_kind) {
     port_ = &port;
-    min_delay_ = min_delay;
+    cause_kind_ = cause_kind;
     self_ = self;
     now_ = now;
     send_seq_ = send_seq;
@@ -94,10 +98,13 @@ class EventContext {
 
  private:
   void send_bytes(LpId dest, Time delay, EventKind kind, const void* payload, std::uint32_t size) {
-    if (delay < min_delay_ || delay > kTimeInfinity - now_ || dest >= lp_count_) [[unlikely]]
-      throw InvariantError("LP " + std::to_string(self_) + " sent an event to LP " + std::to_string(dest) +
-                           " with delay " + std::to_string(delay) + " (need delay >= " + std::to_string(min_delay_) +
-                           " and dest < " + std::to_string(lp_count_) + ")");
+    if (delay < 0 || delay > kTimeInfinity - now_ || dest >= lp_count_ || (delay == 0 && kind <= cause_kind_))
+        [[unlikely]]
+      throw InvariantError("LP " + std::to_string(self_) + " sent an event of kind " + std::to_string(kind) +
+                           " to LP " + std::to_string(dest) + " with delay " + std::to_string(delay) +
+                           " (need delay >= 0, dest < " + std::to_string(lp_count_) +
+                           ", and with delay 0 a kind above " + std::to_string(cause_kind_) +
+                           ", the kind of the event being handled)");
     Event ev;
     ev.key = EventKey::make(now_ + delay, kind, self_, (*send_seq_)++);
     ev.dest = dest;
@@ -110,7 +117,7 @@ class EventContext {
   LpId lp_count_;
   LpId self_ = 0;
   Time now_ = 0;
-  Time min_delay_ = 1;
+  int cause_kind_ = kNoCause;
   std::uint64_t* send_seq_ = nullptr;
 };
 

@@ -18,7 +18,7 @@ void Params::validate() const {
 
 Time PholdLp::next_delay() {
   const double jitter = shared_->exp_mean > 0 ? rng_.exponential(shared_->exp_mean) : 0.0;
-  // At least one tick: events always lie strictly in the future of their cause.
+  // At least one tick: every PHOLD event has the same kind, so delay 0 is not allowed.
   return std::max<Time>(1, shared_->lookahead + static_cast<Time>(std::llround(jitter)));
 }
 
