@@ -68,6 +68,23 @@ std::vector<std::uint64_t> Communicator::all_gather(std::span<const std::uint64_
   return all;
 }
 
+std::vector<std::byte> Communicator::gather(const std::vector<std::byte>& mine, int root) const {
+  const int ranks = size();
+  const int me = rank();
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(me == root ? static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, impl_->comm);
+  std::vector<int> offsets(counts.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    offsets[r] = static_cast<int>(total);
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  std::vector<std::byte> all(total);
+  MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root, impl_->comm);
+  return all;
+}
+
 void Communicator::send(int dest, int tag, const std::vector<std::byte>& bytes) const {
   MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, dest, tag, impl_->comm);
 }

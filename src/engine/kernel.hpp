@@ -47,6 +47,14 @@ class ProgressTicker {
   double last_ = 0;
 };
 
+// Commits one event: a fault it recorded stops the run; otherwise the LP's commit handler runs.
+inline void commit_event(LpRuntime& lp, LpId id, const Event& ev, CommitContext& ctx) {
+  if (const std::string fault = ctx.fault(); !fault.empty())
+    throw InvariantError("LP " + std::to_string(id) + ", event kind " + std::to_string(ev.kind()) + " at time " +
+                         std::to_string(ev.time()) + ": " + fault);
+  lp.commit(ev, ctx);
+}
+
 RankStats run_sequential(KernelSetup& setup);
 RankStats run_optimistic(KernelSetup& setup);
 

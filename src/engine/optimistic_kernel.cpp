@@ -395,7 +395,7 @@ class OptimisticKernel final : public KernelPort {
       const Event& ev = pool_[rec.slot];
       if (ev.time() >= gvt) break;
       CommitContext commit(s.lp->id, rec.output);
-      s.lp->runtime->commit(ev, commit);
+      commit_event(*s.lp->runtime, s.lp->id, ev, commit);
       rec.output.clear();
       ++s.committed_abs;
       ++stats_.committed;

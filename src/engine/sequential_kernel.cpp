@@ -40,7 +40,7 @@ class SequentialKernel final : public KernelPort {
       ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[li], ev.kind());
       lp.execute(ev, ctx_);
       CommitContext commit(ev.dest, records_);
-      lp.commit(ev, commit);
+      commit_event(lp, ev.dest, ev, commit);
       records_.clear();
       pool_.free(top.slot);
       if ((++committed & 0xFFF) == 0) {

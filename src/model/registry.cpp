@@ -3,6 +3,8 @@
 #include <cstdio>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/io/transforms.hpp"
+#include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 
 namespace tracewarp::model {
@@ -47,6 +49,48 @@ RunOutput run_phold(const Communicator& comm, const io::Config& c, const EngineC
   return out;
 }
 
+template <class Row>
+Table table_of(const io::TableSchema& schema, const std::vector<Row>& rows) {
+  Table t{&schema, std::vector<std::byte>(rows.size() * sizeof(Row))};
+  if (!rows.empty()) std::memcpy(t.rows.data(), rows.data(), t.rows.size());
+  return t;
+}
+
+// The batch study's model: workload from the workload.* keys, machine and policy from batch.*.
+RunOutput run_batch_model(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const io::Workload w = io::load_configured_workload(c);
+  batch::BatchParams p;
+  const std::int64_t nodes = c.get_int("batch.nodes") > 0 ? c.get_int("batch.nodes") : w.max_nodes;
+  if (nodes <= 0) throw ConfigError("batch.nodes is not set and the trace header gives no MaxNodes");
+  p.nodes = static_cast<std::uint32_t>(nodes);
+  p.allocation = batch::parse_allocation(c.get_string("batch.allocation"));
+  p.policy = c.get_string("batch.policy");
+  if (c.get_int("batch.queue_depth") < 0 || c.get_int("batch.block_nodes") < 1)
+    throw ConfigError("batch.queue_depth must be >= 0 and batch.block_nodes >= 1");
+  p.queue_depth = static_cast<std::size_t>(c.get_int("batch.queue_depth"));
+  p.tick = c.get_number("batch.tick_s") > 0 ? from_seconds(c.get_number("batch.tick_s")) : 0;
+  p.kill_at_walltime = c.get_bool("batch.kill_at_walltime");
+  p.block_nodes = static_cast<std::uint32_t>(c.get_int("batch.block_nodes"));
+  p.sample_interval = from_seconds(c.get_number("output.series_interval_s"));
+  const batch::BatchResult r = batch::run_batch(comm, w, p, engine);
+  RunOutput out;
+  out.stats = r.stats;
+  out.summary = batch::batch_summary(r, p);
+  std::string transforms;
+  for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : "; ") + t;
+  out.run_attributes = {{"workload.source", w.source},
+                        {"workload.transforms", transforms},
+                        {"workload.records", static_cast<std::int64_t>(w.tally.records)},
+                        {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
+                        {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())},
+                        {"machine.nodes", static_cast<std::int64_t>(p.nodes)}};
+  if (comm.rank() == 0) {
+    out.tables.push_back(table_of(batch::job_table_schema(), r.jobs));
+    out.tables.push_back(table_of(batch::series_table_schema(), r.series));
+  }
+  return out;
+}
+
 }  // namespace
 
 const std::vector<ModelInfo>& models() {
@@ -62,6 +106,22 @@ const std::vector<ModelInfo>& models() {
            {"phold.mean", io::ConfigType::number, 1.0, "mean time increment (time units = seconds)"},
            {"phold.lookahead", io::ConfigType::number, 0.1, "minimum time increment"},
            {"phold.end", io::ConfigType::number, 1000.0, "end time"},
+       }},
+      {"batch",
+       "rigid jobs on a space-shared machine (batch.md); workload from workload.*, keys batch.*",
+       run_batch_model,
+       {&batch::job_table_schema(), &batch::series_table_schema()},
+       {
+           {"batch.nodes", io::ConfigType::integer, std::int64_t{0}, "machine nodes (0 = MaxNodes of the trace)"},
+           {"batch.allocation", io::ConfigType::string, std::string("any"),
+            "any (lowest-numbered free nodes) or contiguous (one range, lowest start)"},
+           {"batch.policy", io::ConfigType::string, std::string("easy"), "fcfs, easy or conservative"},
+           {"batch.queue_depth", io::ConfigType::integer, std::int64_t{0}, "queued jobs one pass considers (0 = all)"},
+           {"batch.tick_s", io::ConfigType::number, 0.0,
+            "passes only at multiples of this, seconds (0 = after every instant with an arrival or end)"},
+           {"batch.kill_at_walltime", io::ConfigType::boolean, true,
+            "jobs end at their requested walltime at the latest"},
+           {"batch.block_nodes", io::ConfigType::integer, std::int64_t{96}, "nodes per node-block LP"},
        }},
   };
   return all;

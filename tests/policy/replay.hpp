@@ -26,6 +26,7 @@ struct ReplayResult {
   std::vector<batch::JobId> start_order;
   std::uint32_t peak_used = 0;
   std::uint64_t passes = 0;
+  std::uint64_t broken_reservations = 0;
 };
 
 inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t machine_nodes,
@@ -58,6 +59,7 @@ inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t m
     if (queue.empty()) continue;
     ++out.passes;
     const batch::PassDecision d = policy.pass({now, queue, running, machine_nodes, machine_nodes - used, depth});
+    out.broken_reservations += d.broken_reservations;
     const batch::JobId head = queue.front().id;
     for (const batch::Reservation& r : d.reservations) {
       out.jobs[r.id].reservations.push_back(r.start);

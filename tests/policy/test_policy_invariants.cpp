@@ -70,6 +70,7 @@ void check_policy_invariants(const std::vector<io::Job>& jobs, std::uint32_t mac
     batch::ConservativeBackfillPolicy conservative;
     const ReplayResult r = replay(jobs, machine, conservative, depth);
     check_common(r, machine, jobs.size());
+    REQUIRE(r.broken_reservations == 0);
     for (const auto& [id, rec] : r.jobs) {
       CAPTURE(id);
       if (depth == 0) REQUIRE(non_increasing(rec.reservations));  // no reservation is ever delayed

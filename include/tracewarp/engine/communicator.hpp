@@ -29,6 +29,8 @@ class Communicator {
   double max(double value) const;
   // Gathers `mine` from every rank, concatenated in rank order, on every rank.
   std::vector<std::uint64_t> all_gather(std::span<const std::uint64_t> mine) const;
+  // Every rank's bytes, concatenated in rank order, on `root` (empty elsewhere).
+  std::vector<std::byte> gather(const std::vector<std::byte>& mine, int root = 0) const;
   // Byte messages between two ranks (blocking; matched by tag in order).
   void send(int dest, int tag, const std::vector<std::byte>& bytes) const;
   std::vector<std::byte> receive(int source, int tag) const;

@@ -17,6 +17,11 @@
 // in timestamp order per LP. on_commit is const: it hands rows to output objects that live
 // outside the simulated state (held by pointer), never changes the state.
 //
+// During optimistic execution a handler may see an event that contradicts its state (an event
+// whose cause was just rolled back, before its cancellation arrives). Such a handler must not
+// throw: it calls ctx.fault("what is wrong") and returns. If the event is cancelled, the fault
+// goes with it; if the event commits, the fault is real and the run stops with that message.
+//
 // Example (a complete LP that bounces a token to a random LP):
 //
 //   struct Bouncer {
@@ -29,6 +34,7 @@
 //   sim.add_lps<Bouncer>({.name = "bouncer"}, 64, [](LpId id) { return Bouncer{{7, id}, 64}; });
 #pragma once
 
+#include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <span>
@@ -64,6 +70,9 @@ class EventContext {
   LpId self() const noexcept { return self_; }
   LpId lp_count() const noexcept { return lp_count_; }
 
+  // Payloads and rows are compared bytewise by the rollback check: give structs no implicit
+  // padding (add explicit, zeroed fields), or the check will report uninitialised bytes.
+  //
   // Schedules an event of `kind` at now() + delay on LP `dest`, delay >= 0. An event sent with
   // delay 0 from on_event must be of a higher kind than the event being handled: every event
   // then comes after its cause in the key order, which is what makes every synchronisation mode
@@ -77,6 +86,17 @@ class EventContext {
     static_assert(sizeof(T) <= kMaxPayloadBytes, "payload larger than kMaxPayloadBytes");
     send_bytes(dest, delay, kind, &payload, sizeof(T));
   }
+
+  // Records an inconsistency that is an error only if this event commits (see the top).
+  void fault(const std::string& what) {
+    FaultRecord r{};
+    std::memcpy(r.text, what.data(), std::min(what.size(), sizeof r.text - 1));
+    port_->emit(kFaultTag, &r, sizeof r);
+  }
+  static constexpr RecordTag kFaultTag = 0xFFFF;
+  struct FaultRecord {
+    char text[240];
+  };
 
   // Queues an output row; it is handed to on_commit if and when this event commits.
   template <class T>
@@ -147,9 +167,22 @@ class CommitContext {
       RecordHeader h;
       std::memcpy(&h, records_.data() + at, sizeof h);
       at += sizeof h;
-      f(Record{h.tag, records_.subspan(at, h.size)});
+      if (h.tag != EventContext::kFaultTag) f(Record{h.tag, records_.subspan(at, h.size)});
       at += h.size;
     }
+  }
+  // Kernels, before on_commit: the first fault the event recorded, or empty.
+  std::string fault() const {
+    std::string found;
+    std::size_t at = 0;
+    while (at < records_.size() && found.empty()) {
+      RecordHeader h;
+      std::memcpy(&h, records_.data() + at, sizeof h);
+      at += sizeof h;
+      if (h.tag == EventContext::kFaultTag) found = reinterpret_cast<const char*>(records_.data() + at);
+      at += h.size;
+    }
+    return found;
   }
 
   // The encoding kernels use to store emitted rows: header then bytes.

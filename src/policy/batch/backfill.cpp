@@ -89,6 +89,10 @@ PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
     const auto it = reserved_.find(job.id);
     if (it == reserved_.end()) continue;
     const Time start = std::max(it->second, in.now);
+    if (!profile.fits(start, job.requested, job.nodes)) {
+      ++out.broken_reservations;  // placed afresh below, like a new job
+      continue;
+    }
     profile.reserve(start, job.requested, job.nodes);
     standing[job.id] = start;
   }

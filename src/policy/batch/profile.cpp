@@ -52,6 +52,13 @@ Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) con
   return kTimeInfinity;
 }
 
+bool AvailabilityProfile::fits(Time start, Time duration, std::uint32_t nodes) const {
+  const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+  for (std::size_t i = step_index(start); i < steps_.size() && steps_[i].from < end; ++i)
+    if (steps_[i].free < nodes) return false;
+  return true;
+}
+
 std::size_t AvailabilityProfile::split_at(Time t) {
   const std::size_t i = step_index(t);
   if (steps_[i].from == t) return i;

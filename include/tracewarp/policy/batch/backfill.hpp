@@ -24,18 +24,21 @@ class FcfsPolicy final : public BatchPolicy {
  public:
   std::string name() const override { return "fcfs"; }
   PassDecision pass(const SchedulingInput& in) override;
+  bool operator==(const FcfsPolicy&) const = default;
 };
 
 class EasyBackfillPolicy final : public BatchPolicy {
  public:
   std::string name() const override { return "easy"; }
   PassDecision pass(const SchedulingInput& in) override;
+  bool operator==(const EasyBackfillPolicy&) const = default;
 };
 
 class ConservativeBackfillPolicy final : public BatchPolicy {
  public:
   std::string name() const override { return "conservative"; }
   PassDecision pass(const SchedulingInput& in) override;
+  bool operator==(const ConservativeBackfillPolicy&) const = default;
 
  private:
   std::map<JobId, Time> reserved_;  // planned start of every queued job that has a reservation

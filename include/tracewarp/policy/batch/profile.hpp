@@ -20,6 +20,8 @@ class AvailabilityProfile {
   // The earliest t >= now with at least `nodes` free during all of [t, t + duration);
   // kTimeInfinity if never (more nodes than will ever be free).
   Time earliest_start(std::uint32_t nodes, Time duration) const;
+  // Whether `nodes` are free during all of [start, start + duration).
+  bool fits(Time start, Time duration, std::uint32_t nodes) const;
   // Takes `nodes` away during [start, start + duration); they must be free there.
   void reserve(Time start, Time duration, std::uint32_t nodes);
   // Gives back what reserve() took.

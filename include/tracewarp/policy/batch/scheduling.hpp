@@ -24,6 +24,7 @@ struct QueuedJob {
   Time submit;
   std::int32_t user = -1;
   double wrsa = 1.0;  // the submitter's walltime-request accuracy score (WRSA policies)
+  bool operator==(const QueuedJob&) const = default;
 };
 
 struct RunningJob {
@@ -31,6 +32,7 @@ struct RunningJob {
   std::uint32_t nodes;
   Time start;
   Time requested_end;  // start + requested walltime: when the policy must assume it ends
+  bool operator==(const RunningJob&) const = default;
 };
 
 struct SchedulingInput {
@@ -50,11 +52,16 @@ struct Reservation {
 struct PassDecision {
   std::vector<JobId> start_now;           // in the order they are started
   std::vector<Reservation> reservations;  // plans made this pass (including start_now jobs)
+  // Reservations from earlier passes that could not be kept. Only a scheduling tick (a planned
+  // start falling between two passes) or a speculative state that the engine will roll back
+  // can cause this; models report the count.
+  std::uint64_t broken_reservations = 0;
 };
 
 class BatchPolicy {
  public:
   virtual ~BatchPolicy() = default;
+  bool operator==(const BatchPolicy&) const = default;
   virtual std::string name() const = 0;
   virtual PassDecision pass(const SchedulingInput& input) = 0;
 };

@@ -1,0 +1,434 @@
+#include "tracewarp/model/batch/batch_model.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <variant>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/engine/simulation.hpp"
+#include "tracewarp/policy/batch/backfill.hpp"
+
+namespace tracewarp::batch {
+namespace {
+
+// Event kinds: their numbers order what happens within one instant (see the header).
+enum Kind : EventKind {
+  kJobEnd = 1,
+  kSourceTick = 2,
+  kArrival = 3,
+  kPass = 5,
+  kStart = 6,
+  kSample = 8,
+};
+enum Record : RecordTag { kJobRecord = 1, kSeriesRecord = 2, kPassRecord = 3 };
+
+struct ArrivalMsg {
+  std::uint64_t index;
+};
+struct StartMsg {
+  std::uint64_t index;
+  Time run;                   // executed run time
+  std::uint32_t nodes;        // nodes of the job in this block
+  std::uint32_t padding = 0;  // explicit: payloads are compared bytewise (rollback check)
+};
+struct EndMsg {
+  std::uint64_t index;
+};
+struct PassRow {
+  std::uint64_t queued;
+  std::uint64_t broken_reservations;
+};
+
+// What the LPs of one run share, read-only during the run.
+struct Shared {
+  const io::Workload* workload;
+  BatchParams params;
+  LpId scheduler;
+  LpId first_block;
+  std::uint32_t blocks;
+};
+
+struct BlockBusy {
+  std::uint64_t block;
+  double node_seconds;
+};
+
+// Committed output of one rank, written from commit handlers only (outside LP state).
+struct Collector {
+  std::vector<JobRow> jobs;
+  std::vector<SeriesRow> series;
+  std::uint64_t passes = 0;
+  std::uint64_t broken_reservations = 0;
+  std::vector<BlockBusy> busy;  // per node block, combined in block order for every rank count
+};
+
+using Policy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy>;
+
+Policy make_policy(const std::string& name) {
+  if (name == "fcfs") return FcfsPolicy{};
+  if (name == "easy") return EasyBackfillPolicy{};
+  if (name == "conservative") return ConservativeBackfillPolicy{};
+  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative)");
+}
+
+class SourceLp {
+ public:
+  explicit SourceLp(const Shared* shared) : shared_(shared) {}
+
+  void on_init(EventContext& ctx) {
+    const auto& jobs = shared_->workload->jobs;
+    if (!jobs.empty()) ctx.send(ctx.self(), jobs.front().submit, kSourceTick);
+  }
+  // Submits every job of this instant, then waits for the next submission time.
+  void on_event(const Event&, EventContext& ctx) {
+    const auto& jobs = shared_->workload->jobs;
+    while (next_ < jobs.size() && jobs[next_].submit == ctx.now())
+      ctx.send(shared_->scheduler, 0, kArrival, ArrivalMsg{next_++});
+    if (next_ < jobs.size()) ctx.send(ctx.self(), jobs[next_].submit - ctx.now(), kSourceTick);
+  }
+  bool operator==(const SourceLp&) const = default;
+
+ private:
+  const Shared* shared_;
+  std::uint64_t next_ = 0;
+};
+
+class SchedulerLp {
+ public:
+  SchedulerLp(const Shared* shared, Collector* out)
+      : shared_(shared), out_(out), pool_(shared->params.nodes), policy_(make_policy(shared->params.policy)) {}
+
+  void on_init(EventContext& ctx) { ctx.send(ctx.self(), 0, kSample); }
+
+  void on_event(const Event& ev, EventContext& ctx) {
+    switch (ev.kind()) {
+      case kArrival:
+        arrive(ev.as<ArrivalMsg>().index, ctx);
+        break;
+      case kJobEnd:
+        end(ev.as<EndMsg>().index, ctx);
+        break;
+      case kPass:
+        pass(ctx);
+        break;
+      case kSample:
+        sample(ctx);
+        break;
+      default:
+        throw InvariantError("batch scheduler: unexpected event kind " + std::to_string(ev.kind()));
+    }
+  }
+
+  void on_commit(const Event&, CommitContext& ctx) const {
+    ctx.for_each_record([&](const CommitContext::Record& r) {
+      if (r.tag == kJobRecord) out_->jobs.push_back(r.as<JobRow>());
+      if (r.tag == kSeriesRecord) out_->series.push_back(r.as<SeriesRow>());
+      if (r.tag == kPassRecord) {
+        ++out_->passes;
+        out_->broken_reservations += r.as<PassRow>().broken_reservations;
+      }
+    });
+  }
+  bool operator==(const SchedulerLp&) const = default;
+
+ private:
+  struct Running {
+    Time start;
+    Time t0;
+    std::vector<NodeRange> ranges;
+    bool operator==(const Running&) const = default;
+  };
+
+  const io::Job& job(std::uint64_t index) const { return shared_->workload->jobs[index]; }
+  Time executed(const io::Job& j) const {
+    return shared_->params.kill_at_walltime && j.requested > 0 ? std::min(j.run, j.requested) : j.run;
+  }
+
+  void arrive(std::uint64_t index, EventContext& ctx) {
+    ++arrived_;
+    const io::Job& j = job(index);
+    if (j.nodes == 0 || j.nodes > pool_.total()) {  // can never run here: reported, not queued
+      JobRow row = make_row(index, -1, -1, ctx.now(), JobStatus::rejected, 0);
+      ctx.emit(kJobRecord, row);
+      ++done_;
+      return;
+    }
+    const Time requested = j.requested > 0 ? j.requested : j.run;
+    queue_.push_back({index, j.nodes, requested, j.submit, j.user, 1.0});
+    t0_.push_back(-1);
+    request_pass(ctx);
+  }
+
+  void end(std::uint64_t index, EventContext& ctx) {
+    const auto it = running_.find(index);
+    if (it == running_.end()) {  // a model error: the end is scheduled only by start()
+      ctx.fault("batch scheduler: end of job " + std::to_string(index) + ", which is not running");
+      return;
+    }
+    pool_.release(it->second.ranges);
+    const io::Job& j = job(index);
+    const JobStatus status = shared_->params.kill_at_walltime && j.requested > 0 && j.run > j.requested
+                                 ? JobStatus::killed
+                                 : JobStatus::completed;
+    ctx.emit(kJobRecord,
+             make_row(index, it->second.t0, it->second.start, ctx.now(), status, it->second.ranges.front().first));
+    running_.erase(it);
+    ++done_;
+    request_pass(ctx);
+  }
+
+  // One pass after everything of this instant (or at the next tick): kinds order it last.
+  void request_pass(EventContext& ctx) {
+    const Time tick = shared_->params.tick;
+    const Time at = tick > 0 ? (ctx.now() + tick - 1) / tick * tick : ctx.now();
+    if (pass_at_ == at) return;
+    pass_at_ = at;
+    ctx.send(ctx.self(), at - ctx.now(), kPass);
+  }
+
+  void pass(EventContext& ctx) {
+    std::vector<RunningJob> running;
+    running.reserve(running_.size());
+    for (const auto& [index, r] : running_)
+      running.push_back({index, job(index).nodes, r.start, r.start + queue_requested(index)});
+    const SchedulingInput in{ctx.now(), queue_, running, pool_.total(), pool_.free(), shared_->params.queue_depth};
+    const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
+    for (const Reservation& r : d.reservations) {
+      const std::size_t at = position(r.id);
+      if (at < t0_.size() && t0_[at] < 0) t0_[at] = r.start;  // the first plan is T0
+    }
+    for (const JobId index : d.start_now) start(index, ctx);
+    ctx.emit(kPassRecord, PassRow{queue_.size(), d.broken_reservations});
+  }
+
+  Time queue_requested(std::uint64_t index) const {
+    const io::Job& j = job(index);
+    return j.requested > 0 ? j.requested : j.run;
+  }
+
+  std::size_t position(std::uint64_t index) const {
+    for (std::size_t i = 0; i < queue_.size(); ++i)
+      if (queue_[i].id == index) return i;
+    return queue_.size();
+  }
+
+  void start(std::uint64_t index, EventContext& ctx) {
+    const std::size_t at = position(index);
+    if (at == queue_.size()) throw InvariantError("batch scheduler: policy started a job that is not queued");
+    const io::Job& j = job(index);
+    std::vector<NodeRange> ranges = pool_.allocate(j.nodes, shared_->params.allocation);
+    if (ranges.empty()) return;  // contiguous allocation on a fragmented machine: the job waits
+    running_[index] = {ctx.now(), t0_[at] >= 0 ? t0_[at] : ctx.now(), ranges};
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(at));
+    t0_.erase(t0_.begin() + static_cast<std::ptrdiff_t>(at));
+    // The scheduler ends the job itself; the node blocks learn their share for their accounting.
+    const Time run = executed(j);
+    ctx.send(ctx.self(), run, kJobEnd, EndMsg{index});
+    const std::uint32_t per_block = shared_->params.block_nodes;
+    std::map<std::uint32_t, std::uint32_t> share;  // block -> nodes
+    for (const NodeRange& r : ranges)
+      for (std::uint32_t n = r.first; n < r.first + r.count;) {
+        const std::uint32_t block = n / per_block;
+        const std::uint32_t upto = std::min(r.first + r.count, (block + 1) * per_block);
+        share[block] += upto - n;
+        n = upto;
+      }
+    for (const auto& [block, nodes] : share)
+      ctx.send(shared_->first_block + block, 0, kStart, StartMsg{index, run, nodes});
+  }
+
+  void sample(EventContext& ctx) {
+    const SeriesRow row{to_seconds(ctx.now()), pool_.total() - pool_.free(),
+                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queue_.size()), 0};
+    ctx.emit(kSeriesRecord, row);
+    if (done_ < shared_->workload->jobs.size()) ctx.send(ctx.self(), shared_->params.sample_interval, kSample);
+  }
+
+  JobRow make_row(std::uint64_t index, Time t0, Time start, Time end, JobStatus status,
+                  std::uint32_t first_node) const {
+    const io::Job& j = job(index);
+    JobRow row{};
+    row.id = j.id;
+    row.index = index;
+    row.user = j.user;
+    row.status = static_cast<std::int32_t>(status);
+    row.nodes = j.nodes;
+    row.first_node = first_node;
+    row.submit_s = to_seconds(j.submit);
+    row.t0_s = t0 >= 0 ? to_seconds(t0) : -1;
+    row.requested_s = j.requested > 0 ? to_seconds(j.requested) : -1;
+    if (status == JobStatus::rejected) {
+      row.start_s = row.end_s = -1;
+      return row;
+    }
+    row.start_s = to_seconds(start);
+    row.end_s = to_seconds(end);
+    row.run_s = to_seconds(end - start);
+    row.wait_s = to_seconds(start - j.submit);
+    row.bounded_slowdown = std::max(1.0, (row.wait_s + row.run_s) / std::max(row.run_s, 10.0));
+    row.delay_s = t0 >= 0 ? std::max(0.0, to_seconds(start - t0)) : 0.0;
+    return row;
+  }
+
+  const Shared* shared_;
+  Collector* out_;
+  std::vector<QueuedJob> queue_;  // arrival order = submit time, then workload index
+  std::vector<Time> t0_;          // first planned start of each queued job (-1: none yet)
+  std::map<std::uint64_t, Running> running_;
+  NodePool pool_;
+  Policy policy_;
+  Time pass_at_ = -1;
+  std::uint64_t arrived_ = 0;
+  std::uint64_t done_ = 0;  // ended or rejected
+};
+
+class NodeBlockLp {
+ public:
+  NodeBlockLp(const Shared* shared, Collector* out) : shared_(shared), out_(out) {}
+
+  void on_event(const Event& ev, EventContext&) {
+    if (ev.kind() != kStart) throw InvariantError("node block: unexpected event kind " + std::to_string(ev.kind()));
+    const StartMsg m = ev.as<StartMsg>();
+    busy_node_seconds_ += static_cast<double>(m.nodes) * to_seconds(m.run);
+  }
+  void on_finish(FinishContext& ctx) const {
+    out_->busy.push_back({ctx.self() - shared_->first_block, busy_node_seconds_});
+  }
+  bool operator==(const NodeBlockLp&) const = default;
+
+ private:
+  const Shared* shared_;
+  Collector* out_;
+  double busy_node_seconds_ = 0;
+};
+
+template <class Row>
+std::vector<Row> gather_rows(const Communicator& comm, const std::vector<Row>& mine) {
+  std::vector<std::byte> bytes(mine.size() * sizeof(Row));
+  if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
+  const std::vector<std::byte> all = comm.gather(bytes);
+  std::vector<Row> rows(all.size() / sizeof(Row));
+  if (!rows.empty()) std::memcpy(rows.data(), all.data(), all.size());
+  return rows;
+}
+
+}  // namespace
+
+const io::TableSchema& job_table_schema() {
+  static const io::TableSchema schema{
+      "jobs",
+      sizeof(JobRow),
+      {TRACEWARP_COLUMN(JobRow, id, "", "job number in the trace"),
+       TRACEWARP_COLUMN(JobRow, index, "", "position in the (transformed) workload; unique"),
+       TRACEWARP_COLUMN(JobRow, user, "", "user id (-1 unknown)"),
+       TRACEWARP_COLUMN(JobRow, status, "", "0 completed, 1 killed at walltime, 2 rejected (larger than the machine)"),
+       TRACEWARP_COLUMN(JobRow, nodes, "nodes", "nodes used"),
+       TRACEWARP_COLUMN(JobRow, first_node, "", "first node of the allocation"),
+       TRACEWARP_COLUMN(JobRow, submit_s, "s", "submission"),
+       TRACEWARP_COLUMN(JobRow, t0_s, "s", "first reservation (planned start, T0); -1 if never planned"),
+       TRACEWARP_COLUMN(JobRow, start_s, "s", "start (T1); -1 if rejected"),
+       TRACEWARP_COLUMN(JobRow, end_s, "s", "end; -1 if rejected"),
+       TRACEWARP_COLUMN(JobRow, requested_s, "s", "requested walltime; -1 unknown"),
+       TRACEWARP_COLUMN(JobRow, run_s, "s", "executed run time (min(actual, requested) when killed at walltime)"),
+       TRACEWARP_COLUMN(JobRow, wait_s, "s", "start - submit"),
+       TRACEWARP_COLUMN(JobRow, bounded_slowdown, "", "max(1, (wait + run) / max(run, 10 s))"),
+       TRACEWARP_COLUMN(JobRow, delay_s, "s", "max(0, T1 - T0)")},
+      "batch: one row per job, sorted by index"};
+  return schema;
+}
+
+const io::TableSchema& series_table_schema() {
+  static const io::TableSchema schema{
+      "series",
+      sizeof(SeriesRow),
+      {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "sample time"),
+       TRACEWARP_COLUMN(SeriesRow, used_nodes, "nodes", "nodes running jobs"),
+       TRACEWARP_COLUMN(SeriesRow, running, "jobs", "jobs running"),
+       TRACEWARP_COLUMN(SeriesRow, queued, "jobs", "jobs queued"),
+       TRACEWARP_COLUMN(SeriesRow, group, "", "resource group (0 = the whole machine)")},
+      "batch: the machine every sample interval, after the instant's scheduling pass"};
+  return schema;
+}
+
+BatchResult run_batch(const Communicator& comm, const io::Workload& workload, const BatchParams& params,
+                      EngineConfig engine) {
+  if (params.nodes == 0) throw ConfigError("batch: the machine has no nodes (set batch.nodes)");
+  if (params.block_nodes == 0) throw ConfigError("batch.block_nodes must be >= 1");
+  if (params.sample_interval <= 0) throw ConfigError("the series interval must be > 0");
+  for (std::size_t i = 1; i < workload.jobs.size(); ++i)
+    if (workload.jobs[i].submit < workload.jobs[i - 1].submit) throw InvariantError("batch: workload not sorted");
+  make_policy(params.policy);  // a bad name fails before anything runs
+
+  Shared shared{&workload, params, 0, 0, (params.nodes + params.block_nodes - 1) / params.block_nodes};
+  Collector out;
+  Simulation sim(comm, engine);
+  sim.add_lps<SourceLp>({.name = "batch-source"}, 1, [&](LpId) { return SourceLp(&shared); });
+  shared.scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 16}, 1,
+                                              [&](LpId) { return SchedulerLp(&shared, &out); })
+                         .first;
+  shared.first_block = sim.add_lps<NodeBlockLp>({.name = "batch-node-block"}, shared.blocks,
+                                                [&](LpId) { return NodeBlockLp(&shared, &out); })
+                           .first;
+
+  BatchResult result;
+  result.stats = sim.run();
+  result.jobs = gather_rows(comm, out.jobs);
+  result.series = gather_rows(comm, out.series);
+  std::sort(result.jobs.begin(), result.jobs.end(), [](const JobRow& a, const JobRow& b) { return a.index < b.index; });
+  std::sort(result.series.begin(), result.series.end(), [](const SeriesRow& a, const SeriesRow& b) {
+    return a.time_s < b.time_s || (a.time_s == b.time_s && a.group < b.group);
+  });
+  std::uint64_t counts[2] = {out.passes, out.broken_reservations};
+  comm.sum(counts);
+  result.passes = counts[0];
+  result.broken_reservations = counts[1];
+  std::vector<BlockBusy> busy = gather_rows(comm, out.busy);
+  std::sort(busy.begin(), busy.end(), [](const BlockBusy& x, const BlockBusy& y) { return x.block < y.block; });
+  for (const BlockBusy& b : busy) result.busy_node_seconds += b.node_seconds;
+  return result;
+}
+
+io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
+  std::uint64_t completed = 0, killed = 0, rejected = 0;
+  double first_submit = 0, last_end = 0, wait = 0, slowdown = 0, node_seconds = 0;
+  bool any = false;
+  std::vector<double> waits;
+  for (const JobRow& j : r.jobs) {
+    if (j.status == static_cast<std::int32_t>(JobStatus::rejected)) {
+      ++rejected;
+      continue;
+    }
+    (j.status == static_cast<std::int32_t>(JobStatus::killed) ? killed : completed) += 1;
+    first_submit = any ? std::min(first_submit, j.submit_s) : j.submit_s;
+    last_end = any ? std::max(last_end, j.end_s) : j.end_s;
+    any = true;
+    wait += j.wait_s;
+    slowdown += j.bounded_slowdown;
+    node_seconds += j.nodes * j.run_s;
+    waits.push_back(j.wait_s);
+  }
+  const double ran = static_cast<double>(completed + killed);
+  const double makespan = last_end - first_submit;
+  std::sort(waits.begin(), waits.end());
+  const auto percentile = [&](double q) {
+    return waits.empty()
+               ? 0.0
+               : waits[std::min(waits.size() - 1, static_cast<std::size_t>(q * static_cast<double>(waits.size())))];
+  };
+  return {{"jobs", static_cast<std::int64_t>(r.jobs.size())},
+          {"completed", static_cast<std::int64_t>(completed)},
+          {"killed", static_cast<std::int64_t>(killed)},
+          {"rejected", static_cast<std::int64_t>(rejected)},
+          {"makespan_s", makespan},
+          {"utilisation", makespan > 0 ? node_seconds / (static_cast<double>(params.nodes) * makespan) : 0.0},
+          {"mean_wait_s", ran > 0 ? wait / ran : 0.0},
+          {"median_wait_s", percentile(0.5)},
+          {"p95_wait_s", percentile(0.95)},
+          {"mean_bounded_slowdown", ran > 0 ? slowdown / ran : 0.0},
+          {"busy_node_seconds", node_seconds},
+          {"passes", static_cast<std::int64_t>(r.passes)},
+          {"broken_reservations", static_cast<std::int64_t>(r.broken_reservations)}};
+}
+
+}  // namespace tracewarp::batch

@@ -1,0 +1,67 @@
+// The batch model under mpirun: optimistic on every rank count and thread count gives exactly
+// the sequential job table, series and node accounting, for every policy.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "tracewarp/engine/random.hpp"
+#include "tracewarp/model/batch/batch_model.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::batch;
+
+namespace {
+io::Workload random_workload(std::size_t n, std::uint32_t machine) {
+  RandomStream rng(17, 0);
+  io::Workload w;
+  Time t = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    t += from_seconds(static_cast<std::int64_t>(rng.below(40)));  // many same-second submissions
+    io::Job j;
+    j.id = i;
+    j.submit = t;
+    j.nodes = 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.1 ? machine + 4 : machine / 3));
+    j.requested = from_seconds(static_cast<std::int64_t>(60 + rng.below(3600)));
+    j.run = rng.uniform() < 0.1 ? j.requested + 1
+                                : 1 + static_cast<Time>(rng.below(static_cast<std::uint64_t>(j.requested)));
+    j.user = static_cast<std::int32_t>(rng.below(5));
+    w.jobs.push_back(j);
+  }
+  return w;
+}
+bool same_rows(const std::vector<JobRow>& a, const std::vector<JobRow>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(JobRow)) == 0;
+}
+bool same_series(const std::vector<SeriesRow>& a, const std::vector<SeriesRow>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(SeriesRow)) == 0;
+}
+}  // namespace
+
+TEST_CASE("batch model: optimistic on any rank count matches sequential, every policy", "[mpi][batch]") {
+  const Communicator world = Communicator::world();
+  const io::Workload w = random_workload(600, 64);
+  for (const char* policy : {"fcfs", "easy", "conservative"}) {
+    BatchParams p;
+    p.nodes = 64;
+    p.block_nodes = 8;  // 8 blocks spread over the ranks
+    p.policy = policy;
+    p.queue_depth = 50;
+    const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
+    REQUIRE(reference.jobs.size() == w.jobs.size());
+    for (const int threads : {1, 2}) {
+      CAPTURE(policy, threads, world.size());
+      EngineConfig e;
+      e.sync = SyncMode::optimistic;
+      e.threads = threads;
+      e.placement.kind = PlacementKind::round_robin;
+      e.gvt_interval = 64;
+      const BatchResult r = run_batch(world, w, p, e);
+      if (world.rank() == 0) {
+        REQUIRE(same_rows(r.jobs, reference.jobs));
+        REQUIRE(same_series(r.series, reference.series));
+        REQUIRE(r.busy_node_seconds == reference.busy_node_seconds);
+      }
+      REQUIRE(r.passes == reference.passes);
+    }
+  }
+}
