@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <variant>
 
 #include "tracewarp/core/error.hpp"
@@ -156,7 +157,7 @@ class SchedulerLp {
     }
     const Time requested = j.requested > 0 ? j.requested : j.run;
     queue_.push_back({index, j.nodes, requested, j.submit, j.user, 1.0});
-    t0_.push_back(-1);
+    queued_sizes_.insert(j.nodes);
     request_pass(ctx);
   }
 
@@ -173,6 +174,7 @@ class SchedulerLp {
                                  : JobStatus::completed;
     ctx.emit(kJobRecord,
              make_row(index, it->second.t0, it->second.start, ctx.now(), status, it->second.ranges.front().first));
+    by_requested_end_.erase({it->second.start + queue_requested(index), index});
     running_.erase(it);
     ++done_;
     request_pass(ctx);
@@ -190,15 +192,21 @@ class SchedulerLp {
   void pass(EventContext& ctx) {
     std::vector<RunningJob> running;
     running.reserve(running_.size());
-    for (const auto& [index, r] : running_)
-      running.push_back({index, job(index).nodes, r.start, r.start + queue_requested(index)});
-    const SchedulingInput in{ctx.now(), queue_, running, pool_.total(), pool_.free(), shared_->params.queue_depth};
+    for (const auto& [end, index] : by_requested_end_)  // sorted, as the profile likes them
+      running.push_back({index, job(index).nodes, end - queue_requested(index), end});
+    const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
+    const SchedulingInput in{ctx.now(), queue_, running, pool_.total(), pool_.free(), shared_->params.queue_depth,
+                             smallest};
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
-    for (const Reservation& r : d.reservations) {
-      const std::size_t at = position(r.id);
-      if (at < t0_.size() && t0_[at] < 0) t0_[at] = r.start;  // the first plan is T0
-    }
-    for (const JobId index : d.start_now) start(index, ctx);
+    for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0
+    std::vector<std::uint64_t> started;
+    for (const JobId index : d.start_now)
+      if (start(index, ctx)) started.push_back(index);
+    // One pass over the queue removes every started job.
+    std::sort(started.begin(), started.end());
+    if (!started.empty())
+      std::erase_if(queue_,
+                    [&](const QueuedJob& q) { return std::binary_search(started.begin(), started.end(), q.id); });
     ctx.emit(kPassRecord, PassRow{queue_.size(), d.broken_reservations});
   }
 
@@ -207,21 +215,18 @@ class SchedulerLp {
     return j.requested > 0 ? j.requested : j.run;
   }
 
-  std::size_t position(std::uint64_t index) const {
-    for (std::size_t i = 0; i < queue_.size(); ++i)
-      if (queue_[i].id == index) return i;
-    return queue_.size();
-  }
-
-  void start(std::uint64_t index, EventContext& ctx) {
-    const std::size_t at = position(index);
-    if (at == queue_.size()) throw InvariantError("batch scheduler: policy started a job that is not queued");
+  // Starts a queued job; false if its nodes cannot be had (contiguous allocation on a fragmented
+  // machine), in which case it stays queued.
+  bool start(std::uint64_t index, EventContext& ctx) {
     const io::Job& j = job(index);
     std::vector<NodeRange> ranges = pool_.allocate(j.nodes, shared_->params.allocation);
-    if (ranges.empty()) return;  // contiguous allocation on a fragmented machine: the job waits
-    running_[index] = {ctx.now(), t0_[at] >= 0 ? t0_[at] : ctx.now(), ranges};
-    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(at));
-    t0_.erase(t0_.begin() + static_cast<std::ptrdiff_t>(at));
+    if (ranges.empty()) return false;
+    const auto planned = t0_.find(index);
+    if (planned == t0_.end()) throw InvariantError("batch scheduler: policy started a job it never planned");
+    running_[index] = {ctx.now(), planned->second, ranges};
+    by_requested_end_.insert({ctx.now() + queue_requested(index), index});
+    t0_.erase(planned);
+    queued_sizes_.erase(queued_sizes_.find(j.nodes));
     // The scheduler ends the job itself; the node blocks learn their share for their accounting.
     const Time run = executed(j);
     ctx.send(ctx.self(), run, kJobEnd, EndMsg{index});
@@ -236,6 +241,7 @@ class SchedulerLp {
       }
     for (const auto& [block, nodes] : share)
       ctx.send(shared_->first_block + block, 0, kStart, StartMsg{index, run, nodes});
+    return true;
   }
 
   void sample(EventContext& ctx) {
@@ -273,9 +279,11 @@ class SchedulerLp {
 
   const Shared* shared_;
   Collector* out_;
-  std::vector<QueuedJob> queue_;  // arrival order = submit time, then workload index
-  std::vector<Time> t0_;          // first planned start of each queued job (-1: none yet)
+  std::vector<QueuedJob> queue_;               // arrival order = submit time, then workload index
+  std::multiset<std::uint32_t> queued_sizes_;  // node counts of the queued jobs
+  std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one
   std::map<std::uint64_t, Running> running_;
+  std::set<std::pair<Time, std::uint64_t>> by_requested_end_;  // running jobs, by requested end
   NodePool pool_;
   Policy policy_;
   Time pass_at_ = -1;

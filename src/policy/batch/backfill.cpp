@@ -62,10 +62,12 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   out.reservations.push_back({head.id, shadow});
   std::uint32_t extra = profile.free_at(shadow) - head.nodes;  // nodes the head will not need
 
-  for (std::size_t i = head_index + 1; i < limit; ++i) {
+  // Nothing can start once fewer nodes are free than the smallest queued job needs.
+  const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
+  for (std::size_t i = head_index + 1; i < limit && free >= smallest; ++i) {
     const QueuedJob& job = in.queue[i];
-    check_fits_machine(job, in);
     if (job.nodes > free) continue;
+    check_fits_machine(job, in);
     const bool ends_by_shadow = end_of(in.now, job.requested) <= shadow;
     if (!ends_by_shadow && job.nodes > extra) continue;
     free -= job.nodes;

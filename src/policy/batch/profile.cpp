@@ -1,25 +1,27 @@
 #include "tracewarp/policy/batch/profile.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "tracewarp/core/error.hpp"
 
 namespace tracewarp::batch {
 
 AvailabilityProfile::AvailabilityProfile(Time now, std::uint32_t free_now, std::span<const RunningJob> running) {
-  std::map<Time, std::uint32_t> releases;
-  for (const RunningJob& r : running) releases[std::max(now, r.requested_end)] += r.nodes;
-  std::uint32_t free = free_now;
-  const auto at_now = releases.find(now);  // jobs already past their requested end free now
-  if (at_now != releases.end()) {
-    free += at_now->second;
-    releases.erase(at_now);
-  }
-  steps_.push_back({now, free});
-  for (const auto& [t, nodes] : releases) {
-    free += nodes;
-    steps_.push_back({t, free});
+  // Releases in time order; jobs already past their requested end count as free now.
+  std::vector<Step> releases;
+  releases.reserve(running.size());
+  for (const RunningJob& r : running) releases.push_back({std::max(now, r.requested_end), r.nodes});
+  const auto earlier = [](const Step& a, const Step& b) { return a.from < b.from; };
+  if (!std::is_sorted(releases.begin(), releases.end(), earlier))  // models may pass them sorted
+    std::sort(releases.begin(), releases.end(), earlier);
+  steps_.reserve(releases.size() + 1);
+  steps_.push_back({now, free_now});
+  for (const Step& r : releases) {
+    if (r.from == steps_.back().from) {
+      steps_.back().free += r.free;
+    } else {
+      steps_.push_back({r.from, steps_.back().free + r.free});
+    }
   }
 }
 

@@ -42,6 +42,9 @@ struct SchedulingInput {
   std::uint32_t total_nodes = 0;
   std::uint32_t free_nodes = 0;
   std::size_t depth = 0;  // queued jobs one pass considers; 0 = all
+  // Optional hint: no queued job needs fewer nodes than this (0 = unknown). Lets a pass stop
+  // looking for backfill candidates once fewer nodes are free.
+  std::uint32_t smallest_queued = 0;
 };
 
 struct Reservation {
