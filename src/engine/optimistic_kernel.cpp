@@ -404,10 +404,15 @@ class OptimisticKernel final : public KernelPort {
   }
 
   // Drops the committed records that no rollback can need: those before the newest checkpoint
-  // at or below the first uncommitted record (coast-forward starts there).
+  // at or below the first uncommitted record (coast-forward starts there). When everything is
+  // committed, an LP with periodic checkpoints keeps its newest checkpoint and the records after
+  // it: dropping them would force a fresh state copy at its next event, so a large state would
+  // be copied after every GVT round whatever its checkpoint interval.
   void free_unneeded(LpState& s) {
-    const std::uint64_t keep_from =
-        s.committed_abs < s.end_abs() ? s.at_abs(s.committed_abs).checkpoint_abs : s.end_abs();
+    const bool all_committed = s.committed_abs == s.end_abs();
+    const std::uint64_t keep_from = !all_committed ? s.at_abs(s.committed_abs).checkpoint_abs
+                                    : s.lp->checkpoint_interval > 1 && !s.history.empty() ? s.last_checkpoint_abs
+                                                                                          : s.end_abs();
     while (s.base_abs < keep_from) {
       ProcessedEvent& rec = s.history.front();
       for (std::uint32_t j = 0; j < rec.sent_count; ++j) s.sent.pop_front();

@@ -372,7 +372,9 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
   Collector out;
   Simulation sim(comm, engine);
   sim.add_lps<SourceLp>({.name = "batch-source"}, 1, [&](LpId) { return SourceLp(&shared); });
-  shared.scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 16}, 1,
+  // The scheduler's state (queue, running jobs, policy plans) is large and it depends on no
+  // remote input, so it is rarely if ever rolled back: copy it seldom.
+  shared.scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 256}, 1,
                                               [&](LpId) { return SchedulerLp(&shared, &out); })
                          .first;
   shared.first_block = sim.add_lps<NodeBlockLp>({.name = "batch-node-block"}, shared.blocks,
