@@ -1,6 +1,7 @@
 #include "tracewarp/model/registry.hpp"
 
 #include <cstdio>
+#include <cstring>
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/io/transforms.hpp"
@@ -9,6 +10,13 @@
 
 namespace tracewarp::model {
 namespace {
+
+template <class Row>
+Table table_of(const io::TableSchema& schema, const std::vector<Row>& rows) {
+  Table t{&schema, std::vector<std::byte>(rows.size() * sizeof(Row))};
+  if (!rows.empty()) std::memcpy(t.rows.data(), rows.data(), t.rows.size());
+  return t;
+}
 
 // PHOLD as an experiment: committed events per series interval, and the checksum.
 struct PholdSeriesRow {
@@ -42,18 +50,9 @@ RunOutput run_phold(const Communicator& comm, const io::Config& c, const EngineC
     std::vector<PholdSeriesRow> rows;
     for (std::size_t i = 0; i < r.per_interval.size(); ++i)
       rows.push_back({static_cast<double>(i) * p.series_interval, r.per_interval[i]});
-    Table t{&kPholdSeries, std::vector<std::byte>(rows.size() * sizeof(PholdSeriesRow))};
-    std::memcpy(t.rows.data(), rows.data(), t.rows.size());
-    out.tables.push_back(std::move(t));
+    out.tables.push_back(table_of(kPholdSeries, rows));
   }
   return out;
-}
-
-template <class Row>
-Table table_of(const io::TableSchema& schema, const std::vector<Row>& rows) {
-  Table t{&schema, std::vector<std::byte>(rows.size() * sizeof(Row))};
-  if (!rows.empty()) std::memcpy(t.rows.data(), rows.data(), t.rows.size());
-  return t;
 }
 
 // The batch study's model: workload from the workload.* keys, machine and policy from batch.*.
