@@ -10,6 +10,7 @@
 #include "tracewarp/engine/random.hpp"
 #include "tracewarp/io/trace.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/wrsa.hpp"
 
 using namespace tracewarp;
 using namespace tracewarp::testing;
@@ -98,6 +99,13 @@ TEST_CASE("batch policies: invariants on KTH-SP2 (full) and RICC (first 50,000 j
   }
   const io::Workload kth = io::load_workload(traces + "KTH-SP2-1996-2.1-cln.swf.gz", {});
   check_policy_invariants(kth.jobs, 100, 0);
+  {  // WRSA-OR with every user's WRSA equal is EASY, start for start
+    batch::EasyBackfillPolicy easy;
+    batch::WrsaOneReservedPolicy wrsa_or;
+    const ReplayResult a = replay(kth.jobs, 100, easy), b = replay(kth.jobs, 100, wrsa_or);
+    REQUIRE(a.start_order == b.start_order);
+    for (const auto& [id, rec] : a.jobs) REQUIRE(b.jobs.at(id).start == rec.start);
+  }
   io::Workload ricc = io::load_workload(traces + "RICC-2010-2.swf.gz", {});
   ricc.jobs.resize(50000);
   check_policy_invariants(ricc.jobs, 1024, 100);

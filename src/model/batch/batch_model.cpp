@@ -9,6 +9,7 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/simulation.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/wrsa.hpp"
 
 namespace tracewarp::batch {
 namespace {
@@ -64,13 +65,16 @@ struct Collector {
   std::vector<BlockBusy> busy;  // per node block, combined in block order for every rank count
 };
 
-using Policy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy>;
+using Policy =
+    std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, LwjfPolicy, WrsaOneReservedPolicy>;
 
 Policy make_policy(const std::string& name) {
   if (name == "fcfs") return FcfsPolicy{};
   if (name == "easy") return EasyBackfillPolicy{};
   if (name == "conservative") return ConservativeBackfillPolicy{};
-  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative)");
+  if (name == "lwjf") return LwjfPolicy{};
+  if (name == "wrsa-or") return WrsaOneReservedPolicy{};
+  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative, lwjf, wrsa-or)");
 }
 
 class SourceLp {
@@ -156,7 +160,9 @@ class SchedulerLp {
       return;
     }
     const Time requested = j.requested > 0 ? j.requested : j.run;
-    queue_.push_back({index, j.nodes, requested, j.submit, j.user, 1.0});
+    const double score = wrsa_.score(j.user);
+    queue_.push_back({index, j.nodes, requested, j.submit, j.user, score});
+    wrsa_at_submit_[index] = score;
     queued_sizes_.insert(j.nodes);
     request_pass(ctx);
   }
@@ -172,8 +178,10 @@ class SchedulerLp {
     const JobStatus status = shared_->params.kill_at_walltime && j.requested > 0 && j.run > j.requested
                                  ? JobStatus::killed
                                  : JobStatus::completed;
+    wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
     ctx.emit(kJobRecord,
              make_row(index, it->second.t0, it->second.start, ctx.now(), status, it->second.ranges.front().first));
+    wrsa_at_submit_.erase(index);
     by_requested_end_.erase({it->second.start + queue_requested(index), index});
     running_.erase(it);
     ++done_;
@@ -194,6 +202,7 @@ class SchedulerLp {
     running.reserve(running_.size());
     for (const auto& [end, index] : by_requested_end_)  // sorted, as the profile likes them
       running.push_back({index, job(index).nodes, end - queue_requested(index), end});
+    for (QueuedJob& q : queue_) q.wrsa = wrsa_.score(q.user);  // scores move as jobs complete
     const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
     const SchedulingInput in{ctx.now(), queue_, running, pool_.total(), pool_.free(), shared_->params.queue_depth,
                              smallest};
@@ -264,6 +273,8 @@ class SchedulerLp {
     row.submit_s = to_seconds(j.submit);
     row.t0_s = t0 >= 0 ? to_seconds(t0) : -1;
     row.requested_s = j.requested > 0 ? to_seconds(j.requested) : -1;
+    const auto at_submit = wrsa_at_submit_.find(index);
+    row.wrsa_at_submit = at_submit != wrsa_at_submit_.end() ? at_submit->second : wrsa_.score(j.user);
     if (status == JobStatus::rejected) {
       row.start_s = row.end_s = -1;
       return row;
@@ -284,6 +295,8 @@ class SchedulerLp {
   std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one
   std::map<std::uint64_t, Running> running_;
   std::set<std::pair<Time, std::uint64_t>> by_requested_end_;  // running jobs, by requested end
+  WrsaScores wrsa_;                                            // users' walltime-request accuracy
+  std::map<std::uint64_t, double> wrsa_at_submit_;             // queued and running jobs' user score at submission
   NodePool pool_;
   Policy policy_;
   Time pass_at_ = -1;
@@ -341,7 +354,8 @@ const io::TableSchema& job_table_schema() {
        TRACEWARP_COLUMN(JobRow, run_s, "s", "executed run time (min(actual, requested) when killed at walltime)"),
        TRACEWARP_COLUMN(JobRow, wait_s, "s", "start - submit"),
        TRACEWARP_COLUMN(JobRow, bounded_slowdown, "", "max(1, (wait + run) / max(run, 10 s))"),
-       TRACEWARP_COLUMN(JobRow, delay_s, "s", "max(0, T1 - T0)")},
+       TRACEWARP_COLUMN(JobRow, delay_s, "s", "max(0, T1 - T0)"),
+       TRACEWARP_COLUMN(JobRow, wrsa_at_submit, "", "the user's WRSA score when the job was submitted")},
       "batch: one row per job, sorted by index"};
   return schema;
 }

@@ -63,6 +63,7 @@ struct JobRow {
   double wait_s;
   double bounded_slowdown;  // max(1, (wait + run) / max(run, 10 s))
   double delay_s;           // max(0, start - t0)
+  double wrsa_at_submit;    // the user's WRSA score at submission (policy/batch/wrsa.hpp)
 };
 
 struct SeriesRow {

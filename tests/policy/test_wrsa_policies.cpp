@@ -1,0 +1,98 @@
+#include <catch2/catch.hpp>
+
+#include "replay.hpp"
+#include "tracewarp/engine/random.hpp"
+#include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/wrsa.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::batch;
+
+namespace {
+QueuedJob job(JobId id, std::uint32_t nodes, Time requested, double wrsa) { return {id, nodes, requested, 0, 0, wrsa}; }
+Time reservation_of(const PassDecision& d, JobId id) {
+  for (const Reservation& r : d.reservations)
+    if (r.id == id) return r.start;
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("wrsa: scores start at 1 and follow WRSA <- beta*WRSA + (1-beta)*WRA", "[unit][policy][wrsa]") {
+  WrsaScores s;
+  REQUIRE(s.score(7) == 1.0);
+  s.on_completion(7, 50, 100, false);  // WRA 0.5: 0.3 * 1 + 0.7 * 0.5
+  REQUIRE(s.score(7) == Approx(0.65));
+  s.on_completion(7, 100, 100, true);  // killed: WRA 1: 0.3 * 0.65 + 0.7
+  REQUIRE(s.score(7) == Approx(0.895));
+  s.on_completion(8, 300, 100, false);  // ran over its request (not killed): WRA capped at 1
+  REQUIRE(s.score(8) == Approx(1.0));
+  REQUIRE(s.score(9) == 1.0);
+}
+
+TEST_CASE("lwjf: highest-WRSA jobs first, every one that fits, no reservations", "[unit][policy][wrsa]") {
+  LwjfPolicy lwjf;
+  // 6 free of 10. Order by WRSA: B (0.9), C (0.9, after B in queue order), D (0.7), A (0.5).
+  // B (2) starts -> 4 free; C (4) starts -> 0 free; D and A wait.
+  const std::vector<QueuedJob> queue = {job(1, 4, 10, 0.5), job(2, 2, 10, 0.9), job(3, 4, 10, 0.9), job(4, 1, 10, 0.7)};
+  const std::vector<RunningJob> running = {{9, 4, 0, 100}};
+  const PassDecision d = lwjf.pass({0, queue, running, 10, 6, 0, 0});
+  REQUIRE(d.start_now == std::vector<JobId>{2, 3});
+}
+
+TEST_CASE("wrsa-or: a more accurate user may delay the head within (alpha - 1) x its walltime",
+          "[unit][policy][wrsa]") {
+  WrsaOneReservedPolicy wrsa_or;
+  // 10 nodes; R (6) until 100, 4 free. Head H (8 nodes, 100 s, WRSA 0.5): T0 = 100; the
+  // relaxed bound is 100 + 0.5 * 100 = 150. X (4 nodes, 130 s, WRSA 0.9) would hold 4 nodes
+  // until 130, moving H to 130 <= 150: it starts (EASY would refuse it: 2 extra nodes only).
+  const std::vector<RunningJob> running = {{9, 6, 0, 100}};
+  std::vector<QueuedJob> queue = {job(1, 8, 100, 0.5), job(2, 4, 130, 0.9)};
+  PassDecision d = wrsa_or.pass({0, queue, running, 10, 4, 0, 0});
+  REQUIRE(d.start_now == std::vector<JobId>{2});
+  REQUIRE(reservation_of(d, 1) == 130);
+  // Beyond the bound (170 > 150): refused.
+  queue[1].requested = 170;
+  d = wrsa_or.pass({0, queue, running, 10, 4, 0, 0});
+  REQUIRE(d.start_now.empty());
+  REQUIRE(reservation_of(d, 1) == 100);
+  // The same candidate from a user no more accurate than the head's: no delay allowed.
+  queue[1] = job(2, 4, 130, 0.5);
+  d = wrsa_or.pass({0, queue, running, 10, 4, 0, 0});
+  REQUIRE(d.start_now.empty());
+  EasyBackfillPolicy easy;
+  REQUIRE(easy.pass({0, queue, running, 10, 4, 0, 0}).start_now.empty());
+}
+
+namespace {
+std::vector<io::Job> random_jobs(std::uint64_t seed, std::size_t n, std::uint32_t machine) {
+  RandomStream rng(seed, 1);
+  std::vector<io::Job> jobs;
+  Time t = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    t += from_seconds(static_cast<std::int64_t>(rng.below(50)));
+    io::Job j;
+    j.id = i + 1;
+    j.submit = t;
+    j.nodes = 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.2 ? machine : machine / 4));
+    j.requested = from_seconds(static_cast<std::int64_t>(60 + rng.below(5000)));
+    j.run = 1 + static_cast<Time>(rng.below(static_cast<std::uint64_t>(j.requested)));
+    jobs.push_back(j);
+  }
+  return jobs;
+}
+std::map<JobId, Time> starts(const testing::ReplayResult& r) {
+  std::map<JobId, Time> out;
+  for (const auto& [id, rec] : r.jobs) out[id] = rec.start;
+  return out;
+}
+}  // namespace
+
+TEST_CASE("wrsa-or: with every user's WRSA equal it is exactly EASY", "[unit][policy][wrsa]") {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    const auto jobs = random_jobs(seed, 500, 16);
+    EasyBackfillPolicy easy;
+    WrsaOneReservedPolicy wrsa_or;
+    REQUIRE(starts(testing::replay(jobs, 16, wrsa_or)) == starts(testing::replay(jobs, 16, easy)));
+  }
+}
