@@ -2,44 +2,15 @@
 
 #include <algorithm>
 
-#include "tracewarp/core/error.hpp"
+#include "pass_steps.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
 
 namespace tracewarp::batch {
-namespace {
 
-std::size_t considered(const SchedulingInput& in) {
-  return in.depth == 0 ? in.queue.size() : std::min(in.depth, in.queue.size());
-}
-
-Time end_of(Time start, Time duration) { return duration > kTimeInfinity - start ? kTimeInfinity : start + duration; }
-
-void check_fits_machine(const QueuedJob& job, const SchedulingInput& in) {
-  if (job.nodes == 0 || job.nodes > in.total_nodes)
-    throw InvariantError("job " + std::to_string(job.id) + " asks for " + std::to_string(job.nodes) +
-                         " nodes on a machine of " + std::to_string(in.total_nodes) +
-                         " (the model must reject such jobs at submission)");
-}
-
-// Starts queue jobs in order from the head while they fit; returns the index of the first that
-// does not (the new head), and updates free nodes and the running list.
-std::size_t start_in_order(const SchedulingInput& in, std::size_t limit, std::uint32_t& free,
-                           std::vector<RunningJob>& running, PassDecision& out) {
-  std::size_t i = 0;
-  for (; i < limit; ++i) {
-    const QueuedJob& job = in.queue[i];
-    check_fits_machine(job, in);
-    if (job.nodes > free) break;
-    free -= job.nodes;
-    running.push_back({job.id, job.nodes, in.now, end_of(in.now, job.requested)});
-    out.start_now.push_back(job.id);
-    out.reservations.push_back({job.id, in.now});
-  }
-  return i;
-}
-
-}  // namespace
-
+using detail::check_fits_machine;
+using detail::considered;
+using detail::end_of;
+using detail::start_in_order;
 PassDecision FcfsPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pass_steps.hpp"
 #include "tracewarp/core/error.hpp"
 
 namespace tracewarp::batch {
@@ -40,7 +41,7 @@ Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) con
   for (std::size_t i = 0; i < steps_.size(); ++i) {
     if (steps_[i].free < nodes) continue;
     const Time start = steps_[i].from;
-    const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+    const Time end = detail::end_of(start, duration);
     bool fits = true;
     for (std::size_t j = i + 1; j < steps_.size() && steps_[j].from < end; ++j) {
       if (steps_[j].free < nodes) {
@@ -55,7 +56,7 @@ Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) con
 }
 
 bool AvailabilityProfile::fits(Time start, Time duration, std::uint32_t nodes) const {
-  const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+  const Time end = detail::end_of(start, duration);
   for (std::size_t i = step_index(start); i < steps_.size() && steps_[i].from < end; ++i)
     if (steps_[i].free < nodes) return false;
   return true;
@@ -69,7 +70,7 @@ std::size_t AvailabilityProfile::split_at(Time t) {
 }
 
 void AvailabilityProfile::reserve(Time start, Time duration, std::uint32_t nodes) {
-  const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+  const Time end = detail::end_of(start, duration);
   const std::size_t first = split_at(start);
   const std::size_t last = end == kTimeInfinity ? steps_.size() : split_at(end);
   for (std::size_t i = first; i < last; ++i) {
@@ -81,7 +82,7 @@ void AvailabilityProfile::reserve(Time start, Time duration, std::uint32_t nodes
 }
 
 void AvailabilityProfile::release(Time start, Time duration, std::uint32_t nodes) {
-  const Time end = duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
+  const Time end = detail::end_of(start, duration);
   const std::size_t first = split_at(start);
   const std::size_t last = end == kTimeInfinity ? steps_.size() : split_at(end);
   for (std::size_t i = first; i < last; ++i) steps_[i].free += nodes;

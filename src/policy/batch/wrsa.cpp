@@ -4,14 +4,16 @@
 #include <numeric>
 #include <vector>
 
+#include "pass_steps.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
 
 namespace tracewarp::batch {
-namespace {
 
-std::size_t considered(const SchedulingInput& in) {
-  return in.depth == 0 ? in.queue.size() : std::min(in.depth, in.queue.size());
-}
+using detail::considered;
+using detail::end_of;
+using detail::start_in_order;
+
+namespace {
 
 // Positions 0..limit-1 of the queue in descending WRSA, ties in queue order.
 std::vector<std::size_t> by_wrsa(const SchedulingInput& in, std::size_t first, std::size_t limit) {
@@ -21,8 +23,6 @@ std::vector<std::size_t> by_wrsa(const SchedulingInput& in, std::size_t first, s
                    [&](std::size_t a, std::size_t b) { return in.queue[a].wrsa > in.queue[b].wrsa; });
   return order;
 }
-
-Time end_of(Time start, Time duration) { return duration > kTimeInfinity - start ? kTimeInfinity : start + duration; }
 
 }  // namespace
 
@@ -56,15 +56,7 @@ PassDecision WrsaOneReservedPolicy::pass(const SchedulingInput& in) {
   std::uint32_t free = in.free_nodes;
   std::vector<RunningJob> running(in.running.begin(), in.running.end());
   const std::size_t limit = considered(in);
-  std::size_t head_index = 0;
-  for (; head_index < limit; ++head_index) {  // FCFS from the head while jobs fit
-    const QueuedJob& job = in.queue[head_index];
-    if (job.nodes > free) break;
-    free -= job.nodes;
-    running.push_back({job.id, job.nodes, in.now, end_of(in.now, job.requested)});
-    out.start_now.push_back(job.id);
-    out.reservations.push_back({job.id, in.now});
-  }
+  const std::size_t head_index = start_in_order(in, limit, free, running, out);  // FCFS from the head
   if (head_index == limit) return out;
 
   const QueuedJob& head = in.queue[head_index];
