@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "tracewarp/engine/random.hpp"
+#include "../support/random_jobs.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 
 using namespace tracewarp;
@@ -12,21 +12,9 @@ using namespace tracewarp::batch;
 
 namespace {
 io::Workload random_workload(std::size_t n, std::uint32_t machine) {
-  RandomStream rng(17, 0);
   io::Workload w;
-  Time t = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    t += from_seconds(static_cast<std::int64_t>(rng.below(40)));  // many same-second submissions
-    io::Job j;
-    j.id = i;
-    j.submit = t;
-    j.nodes = 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.1 ? machine + 4 : machine / 3));
-    j.requested = from_seconds(static_cast<std::int64_t>(60 + rng.below(3600)));
-    j.run = rng.uniform() < 0.1 ? j.requested + 1
-                                : 1 + static_cast<Time>(rng.below(static_cast<std::uint64_t>(j.requested)));
-    j.user = static_cast<std::int32_t>(rng.below(5));
-    w.jobs.push_back(j);
-  }
+  w.jobs = testing::random_jobs(
+      17, n, machine, {.max_gap_s = 40, .large_fraction = 0.1, .oversize = 4, .max_requested_s = 3600, .users = 5});
   return w;
 }
 bool same_rows(const std::vector<JobRow>& a, const std::vector<JobRow>& b) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "../support/random_jobs.hpp"
 #include "replay.hpp"
 #include "tracewarp/engine/random.hpp"
 #include "tracewarp/io/trace.hpp"
@@ -16,24 +17,6 @@ using namespace tracewarp;
 using namespace tracewarp::testing;
 
 namespace {
-
-std::vector<io::Job> random_workload(std::uint64_t seed, std::size_t n, std::uint32_t machine) {
-  RandomStream rng(seed, 0);
-  std::vector<io::Job> jobs;
-  Time t = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    t += from_seconds(static_cast<std::int64_t>(rng.below(60)));  // frequent ties: same-second submissions
-    io::Job j;
-    j.id = i + 1;
-    j.submit = t;
-    j.nodes = 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.2 ? machine : machine / 4));
-    j.requested = from_seconds(static_cast<std::int64_t>(60 + rng.below(7200)));
-    j.run = rng.uniform() < 0.1 ? j.requested + from_seconds(std::int64_t{100})  // killed at walltime
-                                : 1 + static_cast<Time>(rng.below(static_cast<std::uint64_t>(j.requested)));
-    jobs.push_back(j);
-  }
-  return jobs;
-}
 
 void check_common(const ReplayResult& r, std::uint32_t machine, std::size_t jobs) {
   REQUIRE(r.peak_used <= machine);
@@ -85,9 +68,9 @@ void check_policy_invariants(const std::vector<io::Job>& jobs, std::uint32_t mac
 TEST_CASE("batch policies: invariants on random workloads with ties and kills", "[unit][policy]") {
   for (const std::uint64_t seed : {1, 2, 3}) {
     CAPTURE(seed);
-    check_policy_invariants(random_workload(seed, 400, 16), 16, 0);
+    check_policy_invariants(random_jobs(seed, 400, 16), 16, 0);
   }
-  check_policy_invariants(random_workload(4, 400, 16), 16, 5);
+  check_policy_invariants(random_jobs(4, 400, 16), 16, 5);
 }
 
 TEST_CASE("batch policies: invariants on KTH-SP2 (full) and RICC (first 50,000 jobs)", "[validation][policy]") {

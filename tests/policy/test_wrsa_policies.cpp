@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "../support/random_jobs.hpp"
 #include "replay.hpp"
 #include "tracewarp/engine/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
@@ -64,22 +65,6 @@ TEST_CASE("wrsa-or: a more accurate user may delay the head within (alpha - 1) x
 }
 
 namespace {
-std::vector<io::Job> random_jobs(std::uint64_t seed, std::size_t n, std::uint32_t machine) {
-  RandomStream rng(seed, 1);
-  std::vector<io::Job> jobs;
-  Time t = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    t += from_seconds(static_cast<std::int64_t>(rng.below(50)));
-    io::Job j;
-    j.id = i + 1;
-    j.submit = t;
-    j.nodes = 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.2 ? machine : machine / 4));
-    j.requested = from_seconds(static_cast<std::int64_t>(60 + rng.below(5000)));
-    j.run = 1 + static_cast<Time>(rng.below(static_cast<std::uint64_t>(j.requested)));
-    jobs.push_back(j);
-  }
-  return jobs;
-}
 std::map<JobId, Time> starts(const testing::ReplayResult& r) {
   std::map<JobId, Time> out;
   for (const auto& [id, rec] : r.jobs) out[id] = rec.start;
@@ -90,7 +75,7 @@ std::map<JobId, Time> starts(const testing::ReplayResult& r) {
 TEST_CASE("wrsa-or: with every user's WRSA equal it is exactly EASY", "[unit][policy][wrsa]") {
   for (const std::uint64_t seed : {1, 2, 3}) {
     CAPTURE(seed);
-    const auto jobs = random_jobs(seed, 500, 16);
+    const auto jobs = testing::random_jobs(seed, 500, 16, {.max_gap_s = 50, .overrun_fraction = 0});
     EasyBackfillPolicy easy;
     WrsaOneReservedPolicy wrsa_or;
     REQUIRE(starts(testing::replay(jobs, 16, wrsa_or)) == starts(testing::replay(jobs, 16, easy)));
