@@ -25,7 +25,11 @@ with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
             problems.append(f"{run}: summary {dict(ga['summary'].attrs)} vs {dict(gb['summary'].attrs)}")
         tables = sorted(k for k, v in ga.items() if isinstance(v, h5py.Dataset) and k != "engine")
         for t in tables:
-            if t not in gb or not np.array_equal(ga[t][()], gb[t][()]):
+            if t not in gb:
+                problems.append(f"{run}/{t}: missing in {b_path}")
+            elif ga[t].dtype != gb[t].dtype:
+                problems.append(f"{run}/{t}: columns differ: {ga[t].dtype.names} vs {gb[t].dtype.names}")
+            elif not np.array_equal(ga[t][()], gb[t][()]):
                 problems.append(f"{run}/{t}: contents differ")
         if not tables:
             problems.append(f"{run}: no model tables to compare")

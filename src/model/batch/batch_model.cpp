@@ -179,6 +179,7 @@ class SchedulerLp {
                                  ? JobStatus::killed
                                  : JobStatus::completed;
     wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
+    scores_changed_ = true;
     ctx.emit(kJobRecord,
              make_row(index, it->second.t0, it->second.start, ctx.now(), status, it->second.ranges.front().first));
     wrsa_at_submit_.erase(index);
@@ -202,7 +203,11 @@ class SchedulerLp {
     running.reserve(running_.size());
     for (const auto& [end, index] : by_requested_end_)  // sorted, as the profile likes them
       running.push_back({index, job(index).nodes, end - queue_requested(index), end});
-    for (QueuedJob& q : queue_) q.wrsa = wrsa_.score(q.user);  // scores move as jobs complete
+    const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
+    if (reads_wrsa && scores_changed_) {  // scores move only when jobs end
+      for (QueuedJob& q : queue_) q.wrsa = wrsa_.score(q.user);
+      scores_changed_ = false;
+    }
     const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
     const SchedulingInput in{ctx.now(), queue_, running, pool_.total(), pool_.free(), shared_->params.queue_depth,
                              smallest};
@@ -296,6 +301,7 @@ class SchedulerLp {
   std::map<std::uint64_t, Running> running_;
   std::set<std::pair<Time, std::uint64_t>> by_requested_end_;  // running jobs, by requested end
   WrsaScores wrsa_;                                            // users' walltime-request accuracy
+  bool scores_changed_ = false;                                // since the queued jobs' scores were last refreshed
   std::map<std::uint64_t, double> wrsa_at_submit_;             // queued and running jobs' user score at submission
   NodePool pool_;
   Policy policy_;

@@ -67,6 +67,8 @@ class BatchPolicy {
   bool operator==(const BatchPolicy&) const = default;
   virtual std::string name() const = 0;
   virtual PassDecision pass(const SchedulingInput& input) = 0;
+  // Whether pass() reads QueuedJob::wrsa (models then keep it current).
+  virtual bool reads_wrsa() const { return false; }
 };
 
 // "fcfs", "easy", "conservative"; throws ConfigError for other names.

@@ -45,6 +45,7 @@ class WrsaScores {
 class LwjfPolicy final : public BatchPolicy {
  public:
   std::string name() const override { return "lwjf"; }
+  bool reads_wrsa() const override { return true; }
   PassDecision pass(const SchedulingInput& in) override;
   bool operator==(const LwjfPolicy&) const = default;
 };
@@ -53,6 +54,7 @@ class WrsaOneReservedPolicy final : public BatchPolicy {
  public:
   explicit WrsaOneReservedPolicy(WrsaSettings settings = {}) : settings_(settings) {}
   std::string name() const override { return "wrsa-or"; }
+  bool reads_wrsa() const override { return true; }
   PassDecision pass(const SchedulingInput& in) override;
   bool operator==(const WrsaOneReservedPolicy&) const = default;
 
