@@ -33,7 +33,7 @@ void add_generate_command(CLI::App& app, Action& action) {
       const io::Experiment e = o->config.empty()
                                    ? io::parse_experiment("", "(no file)", o->sets, model::config_schema())
                                    : io::load_experiment(o->config, o->sets, model::config_schema());
-      const io::Workload w = io::load_configured_workload(e.base);
+      const io::Workload w = model::configured_workload(e.base);
       const auto it = w.header.find("CoresPerNode");
       const std::uint32_t cpn = it == w.header.end() ? 1 : static_cast<std::uint32_t>(std::stoul(it->second));
       io::write_swf(w, o->output, cpn);

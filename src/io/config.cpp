@@ -33,6 +33,8 @@ std::vector<ConfigKey> make_keys() {
       {"engine.ranks_per_run", T::integer, std::int64_t{0},
        "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run"},
 
+      {"workload.generator", T::string, std::string(""),
+       "a model's workload generator instead of a trace: kcomputer (the K computer job mix, keys kmix.*)"},
       {"workload.trace", T::string, std::string(""),
        "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)"},
       {"workload.format", T::string, std::string("auto"), "trace format (see tracewarp inspect --help)"},

@@ -58,6 +58,8 @@ class Handle {
 
 hid_t native(ColumnType t) {
   switch (t) {
+    case ColumnType::i16:
+      return H5T_NATIVE_INT16;
     case ColumnType::i32:
       return H5T_NATIVE_INT32;
     case ColumnType::u32:
@@ -194,6 +196,8 @@ struct EngineRow {
 
 const char* to_string(ColumnType type) {
   switch (type) {
+    case ColumnType::i16:
+      return "int16";
     case ColumnType::i32:
       return "int32";
     case ColumnType::u32:

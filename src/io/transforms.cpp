@@ -109,6 +109,11 @@ Workload load_configured_workload(const Config& c) {
   options.swf.cores_per_node = static_cast<std::uint32_t>(c.get_int("workload.cores_per_node"));
   options.swf.missing_requested = parse_missing_requested(c.get_string("workload.missing_requested"));
   Workload w = load_workload(expand_data_path(trace), options);
+  apply_transforms(w, configured_transforms(c));
+  return w;
+}
+
+WorkloadTransforms configured_transforms(const Config& c) {
   WorkloadTransforms t;
   t.min_run_s = c.get_number("workload.min_run_s");
   for (const char* key :
@@ -120,8 +125,7 @@ Workload load_configured_workload(const Config& c) {
   t.iat_scale = c.get_number("workload.iat_scale");
   t.scale_nodes_to = static_cast<std::uint32_t>(c.get_int("workload.scale_nodes_to"));
   t.machine_nodes = static_cast<std::uint32_t>(c.get_int("workload.machine_nodes"));
-  apply_transforms(w, t);
-  return w;
+  return t;
 }
 
 }  // namespace tracewarp::io

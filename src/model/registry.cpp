@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/io/transforms.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/model/phold/phold.hpp"
+#include "tracewarp/workload/kcomputer_mix.hpp"
 
 namespace tracewarp::model {
 namespace {
@@ -55,15 +57,51 @@ RunOutput run_phold(const Communicator& comm, const io::Config& c, const EngineC
   return out;
 }
 
+std::optional<batch::MachinePreset> configured_machine(const io::Config& c) {
+  const std::string name = c.get_string("batch.machine");
+  if (name.empty()) return std::nullopt;
+  return batch::machine_preset(name);
+}
+
+// The K computer mix the kmix.* keys describe (workload/kcomputer_mix.hpp).
+io::Workload generate_kcomputer(const io::Config& c) {
+  const std::optional<batch::MachinePreset> machine = configured_machine(c);
+  const std::string groups = c.get_string("kmix.groups");
+  if (groups != "auto" && groups != "both" && groups != "large")
+    throw ConfigError("kmix.groups must be auto, both or large, got '" + groups + "'");
+  const bool small = groups == "both" || (groups == "auto" && (!machine || machine->mix_has_small_group));
+  workload::KComputerMix mix;
+  mix.days = c.get_number("kmix.days");
+  mix.groups = workload::kcomputer_groups(small, c.get_number("kmix.load_small"), c.get_number("kmix.load_large"));
+  mix.full_share = c.get_number("kmix.full_share");
+  mix.min_ratio = c.get_number("kmix.min_ratio");
+  if (c.get_int("kmix.users") < 1) throw ConfigError("kmix.users must be >= 1");
+  mix.users = static_cast<std::uint32_t>(c.get_int("kmix.users"));
+  mix.seed = static_cast<std::uint64_t>(c.get_int("experiment.seed"));
+  return workload::generate_kcomputer_mix(mix);
+}
+
 // The batch study's model: workload from the workload.* keys, machine and policy from batch.*.
 RunOutput run_batch_model(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
-  const io::Workload w = io::load_configured_workload(c);
+  const io::Workload w = configured_workload(c);
+  const std::optional<batch::MachinePreset> machine = configured_machine(c);
   batch::BatchParams p;
-  const std::int64_t nodes = c.get_int("batch.nodes") > 0 ? c.get_int("batch.nodes") : w.max_nodes;
+  const std::int64_t nodes = c.get_int("batch.nodes") > 0 ? c.get_int("batch.nodes")
+                             : machine                    ? machine->nodes
+                                                          : w.max_nodes;
   if (nodes <= 0) throw ConfigError("batch.nodes is not set and the trace header gives no MaxNodes");
   p.nodes = static_cast<std::uint32_t>(nodes);
-  p.allocation = batch::parse_allocation(c.get_string("batch.allocation"));
+  if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
+  const std::string allocation = c.get_string("batch.allocation");
+  p.allocation = !allocation.empty() ? batch::parse_allocation(allocation)
+                 : machine           ? machine->allocation
+                                     : batch::Allocation::any;
   p.policy = c.get_string("batch.policy");
+  p.interval_pattern = c.get_string("batch.interval_pattern");
+  if (c.get_number("batch.window_from_s") < 0 || c.get_number("batch.window_until_s") < 0)
+    throw ConfigError("batch.window_from_s and batch.window_until_s must be >= 0");
+  p.window_from = from_seconds(c.get_number("batch.window_from_s"));
+  p.window_until = from_seconds(c.get_number("batch.window_until_s"));
   if (c.get_int("batch.queue_depth") < 0 || c.get_int("batch.block_nodes") < 1)
     throw ConfigError("batch.queue_depth must be >= 0 and batch.block_nodes >= 1");
   p.queue_depth = static_cast<std::size_t>(c.get_int("batch.queue_depth"));
@@ -82,10 +120,13 @@ RunOutput run_batch_model(const Communicator& comm, const io::Config& c, const E
                         {"workload.records", static_cast<std::int64_t>(w.tally.records)},
                         {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
                         {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())},
-                        {"machine.nodes", static_cast<std::int64_t>(p.nodes)}};
+                        {"machine.nodes", static_cast<std::int64_t>(p.nodes)},
+                        {"machine.groups", static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()))}};
   if (comm.rank() == 0) {
     out.tables.push_back(table_of(batch::job_table_schema(), r.jobs));
     out.tables.push_back(table_of(batch::series_table_schema(), r.series));
+    out.tables.push_back(table_of(batch::pass_table_schema(), r.pass_costs));
+    out.tables.push_back(table_of(batch::user_table_schema(), batch::user_aggregates(r.jobs)));
   }
   return out;
 }
@@ -109,19 +150,39 @@ const std::vector<ModelInfo>& models() {
       {"batch",
        "rigid jobs on a space-shared machine (batch.md); workload from workload.*, keys batch.*",
        run_batch_model,
-       {&batch::job_table_schema(), &batch::series_table_schema()},
+       {&batch::job_table_schema(), &batch::series_table_schema(), &batch::pass_table_schema(),
+        &batch::user_table_schema()},
        {
-           {"batch.nodes", io::ConfigType::integer, std::int64_t{0}, "machine nodes (0 = MaxNodes of the trace)"},
-           {"batch.allocation", io::ConfigType::string, std::string("any"),
-            "any (lowest-numbered free nodes) or contiguous (one range, lowest start)"},
+           {"batch.machine", io::ConfigType::string, std::string(""),
+            "preset machine: kcomputer, kcomputer-768 or ricc (model/batch/machines.hpp); empty = none"},
+           {"batch.nodes", io::ConfigType::integer, std::int64_t{0},
+            "machine nodes (0 = the preset's, else MaxNodes of the trace); with a preset's node count its "
+            "resource groups apply"},
+           {"batch.allocation", io::ConfigType::string, std::string(""),
+            "any (lowest-numbered free nodes) or contiguous (one range, lowest start); empty = the preset's, else any"},
            {"batch.policy", io::ConfigType::string, std::string("easy"),
-            "fcfs, easy, conservative, lwjf or wrsa-or (policy/batch/wrsa.hpp)"},
+            "fcfs, easy, conservative, interval, lwjf or wrsa-or (policy/batch/)"},
+           {"batch.interval_pattern", io::ConfigType::string, std::string("A"),
+            "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h"},
+           {"batch.window_from_s", io::ConfigType::number, 0.0,
+            "summary window start, seconds (utilisation, jobs started); 0 = first submission"},
+           {"batch.window_until_s", io::ConfigType::number, 0.0, "summary window end, seconds; 0 = last job end"},
            {"batch.queue_depth", io::ConfigType::integer, std::int64_t{0}, "queued jobs one pass considers (0 = all)"},
            {"batch.tick_s", io::ConfigType::number, 0.0,
             "passes only at multiples of this, seconds (0 = after every instant with an arrival or end)"},
            {"batch.kill_at_walltime", io::ConfigType::boolean, true,
             "jobs end at their requested walltime at the latest"},
            {"batch.block_nodes", io::ConfigType::integer, std::int64_t{96}, "nodes per node-block LP"},
+           {"kmix.days", io::ConfigType::number, 21.0, "K computer mix: days of submissions"},
+           {"kmix.groups", io::ConfigType::string, std::string("auto"),
+            "K computer mix: both, large, or auto (the machine preset's choice; both without one)"},
+           {"kmix.load_large", io::ConfigType::number, 0.9, "K computer mix: offered load on the large group"},
+           {"kmix.load_small", io::ConfigType::number, 0.9, "K computer mix: offered load on the small group"},
+           {"kmix.full_share", io::ConfigType::number, 0.15,
+            "K computer mix: share of jobs that run until their walltime"},
+           {"kmix.min_ratio", io::ConfigType::number, 0.1,
+            "K computer mix: smallest run/requested ratio of the other jobs (uniform up to 1)"},
+           {"kmix.users", io::ConfigType::integer, std::int64_t{100}, "K computer mix: users (Zipf weights)"},
        }},
   };
   return all;
@@ -134,6 +195,21 @@ const io::ConfigSchema& config_schema() {
     return keys;
   }();
   return all;
+}
+
+io::Workload configured_workload(const io::Config& c) {
+  const std::string generator = c.get_string("workload.generator");
+  if (generator.empty()) return io::load_configured_workload(c);
+  if (generator != "kcomputer") throw ConfigError("unknown workload.generator '" + generator + "' (kcomputer)");
+  io::Workload w = generate_kcomputer(c);
+  io::WorkloadTransforms t = io::configured_transforms(c);
+  const std::optional<batch::MachinePreset> machine = configured_machine(c);
+  if (machine && machine->scale_jobs_from > 0 && t.scale_nodes_to == 0) {
+    t.scale_nodes_to = machine->nodes;
+    t.machine_nodes = machine->scale_jobs_from;
+  }
+  io::apply_transforms(w, t);
+  return w;
 }
 
 const ModelInfo& find_model(const std::string& name) {

@@ -53,3 +53,35 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
     }
   }
 }
+
+TEST_CASE("batch model: two resource groups and interval scheduling, optimistic matches sequential",
+          "[mpi][batch][interval]") {
+  const Communicator world = Communicator::world();
+  const io::Workload w = random_workload(600, 64);
+  for (const char* policy : {"interval", "easy"}) {
+    BatchParams p;
+    p.nodes = 64;
+    p.groups.resize(2);
+    p.groups[0] = {std::string("small"), 16, 1, 4};
+    p.groups[1] = {std::string("large"), 48, 5, 48};
+    p.allocation = Allocation::contiguous;
+    p.interval_pattern = "5m:1h,15m:3h";
+    p.block_nodes = 8;
+    p.policy = policy;
+    const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
+    for (const int threads : {1, 2}) {
+      CAPTURE(policy, threads, world.size());
+      EngineConfig e;
+      e.sync = SyncMode::optimistic;
+      e.threads = threads;
+      e.gvt_interval = 64;
+      const BatchResult r = run_batch(world, w, p, e);
+      if (world.rank() == 0) {
+        REQUIRE(same_rows(r.jobs, reference.jobs));
+        REQUIRE(same_series(r.series, reference.series));
+        REQUIRE(r.pass_costs.size() == reference.pass_costs.size());
+        REQUIRE(r.busy_node_seconds == reference.busy_node_seconds);
+      }
+    }
+  }
+}

@@ -27,11 +27,13 @@
 
 namespace tracewarp::io {
 
-enum class ColumnType { i32, u32, i64, u64, f32, f64 };
+enum class ColumnType { i16, i32, u32, i64, u64, f32, f64 };
 
 template <class V>
 constexpr ColumnType column_type() {
-  if constexpr (std::is_same_v<V, std::int32_t>)
+  if constexpr (std::is_same_v<V, std::int16_t>)
+    return ColumnType::i16;
+  else if constexpr (std::is_same_v<V, std::int32_t>)
     return ColumnType::i32;
   else if constexpr (std::is_same_v<V, std::uint32_t>)
     return ColumnType::u32;
@@ -42,7 +44,7 @@ constexpr ColumnType column_type() {
   else if constexpr (std::is_same_v<V, float>)
     return ColumnType::f32;
   else {
-    static_assert(std::is_same_v<V, double>, "columns are 32/64-bit integers or floating point");
+    static_assert(std::is_same_v<V, double>, "columns are 16/32/64-bit integers or floating point");
     return ColumnType::f64;
   }
 }

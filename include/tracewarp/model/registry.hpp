@@ -12,6 +12,7 @@
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/stats.hpp"
 #include "tracewarp/io/config.hpp"
+#include "tracewarp/io/job.hpp"
 #include "tracewarp/io/results.hpp"
 
 namespace tracewarp::model {
@@ -40,6 +41,9 @@ const std::vector<ModelInfo>& models();
 // Every configuration key: the core sections, then each model's section.
 const io::ConfigSchema& config_schema();
 const ModelInfo& find_model(const std::string& name);  // throws ConfigError
+// The workload of a configuration: the trace of workload.trace, or the generator named by
+// workload.generator; transformed by the workload.* keys (and the machine preset's scaling).
+io::Workload configured_workload(const io::Config& config);
 
 // The engine settings of a run from its configuration (engine.* keys).
 EngineConfig engine_config(const io::Config& config);

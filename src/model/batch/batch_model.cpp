@@ -1,14 +1,17 @@
 #include "tracewarp/model/batch/batch_model.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <variant>
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/simulation.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/interval.hpp"
 #include "tracewarp/policy/batch/wrsa.hpp"
 
 namespace tracewarp::batch {
@@ -38,15 +41,27 @@ struct EndMsg {
   std::uint64_t index;
 };
 struct PassRow {
-  std::uint64_t queued;
+  std::uint32_t queued;
+  std::uint32_t started;
+  std::uint32_t running;
+  std::uint32_t padding = 0;  // explicit: rows are compared bytewise (rollback check)
   std::uint64_t broken_reservations;
+};
+
+// One resource group's part of the run.
+struct GroupPart {
+  ResourceGroup group;
+  std::uint32_t first_node;         // of the group on the machine's node line
+  std::vector<std::uint64_t> jobs;  // workload indices routed here, in submit order
+  LpId scheduler = 0;
+  std::int32_t series_group = 0;  // group column of its series rows
 };
 
 // What the LPs of one run share, read-only during the run.
 struct Shared {
   const io::Workload* workload;
   BatchParams params;
-  LpId scheduler;
+  std::vector<GroupPart> groups;
   LpId first_block;
   std::uint32_t blocks;
 };
@@ -60,49 +75,67 @@ struct BlockBusy {
 struct Collector {
   std::vector<JobRow> jobs;
   std::vector<SeriesRow> series;
+  std::vector<PassCostRow> pass_costs;
+  // Wall-clock cost of each pass's latest execution, by (group, time); taken when it commits.
+  std::map<std::pair<std::int32_t, Time>, double> pass_wall_us;
   std::uint64_t passes = 0;
   std::uint64_t broken_reservations = 0;
   std::vector<BlockBusy> busy;  // per node block, combined in block order for every rank count
 };
 
-using Policy =
-    std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, LwjfPolicy, WrsaOneReservedPolicy>;
+using Policy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, IntervalPolicy, LwjfPolicy,
+                            WrsaOneReservedPolicy>;
 
-Policy make_policy(const std::string& name) {
+Policy make_policy(const BatchParams& params) {
+  const std::string& name = params.policy;
   if (name == "fcfs") return FcfsPolicy{};
   if (name == "easy") return EasyBackfillPolicy{};
   if (name == "conservative") return ConservativeBackfillPolicy{};
   if (name == "lwjf") return LwjfPolicy{};
   if (name == "wrsa-or") return WrsaOneReservedPolicy{};
-  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative, lwjf, wrsa-or)");
+  if (name == "interval") {
+    if (params.allocation != Allocation::contiguous)
+      throw ConfigError("batch.policy = \"interval\" plans contiguous ranges: set batch.allocation = \"contiguous\"");
+    return IntervalPolicy{parse_interval_pattern(params.interval_pattern)};
+  }
+  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative, interval, lwjf, wrsa-or)");
 }
 
+// Submits one resource group's jobs at their submit times.
 class SourceLp {
  public:
-  explicit SourceLp(const Shared* shared) : shared_(shared) {}
+  SourceLp(const Shared* shared, std::size_t group) : shared_(shared), group_(group) {}
 
   void on_init(EventContext& ctx) {
-    const auto& jobs = shared_->workload->jobs;
-    if (!jobs.empty()) ctx.send(ctx.self(), jobs.front().submit, kSourceTick);
+    const auto& jobs = part().jobs;
+    if (!jobs.empty()) ctx.send(ctx.self(), submit(0), kSourceTick);
   }
   // Submits every job of this instant, then waits for the next submission time.
   void on_event(const Event&, EventContext& ctx) {
-    const auto& jobs = shared_->workload->jobs;
-    while (next_ < jobs.size() && jobs[next_].submit == ctx.now())
-      ctx.send(shared_->scheduler, 0, kArrival, ArrivalMsg{next_++});
-    if (next_ < jobs.size()) ctx.send(ctx.self(), jobs[next_].submit - ctx.now(), kSourceTick);
+    const auto& jobs = part().jobs;
+    while (next_ < jobs.size() && submit(next_) == ctx.now())
+      ctx.send(part().scheduler, 0, kArrival, ArrivalMsg{jobs[next_++]});
+    if (next_ < jobs.size()) ctx.send(ctx.self(), submit(next_) - ctx.now(), kSourceTick);
   }
   bool operator==(const SourceLp&) const = default;
 
  private:
+  const GroupPart& part() const { return shared_->groups[group_]; }
+  Time submit(std::size_t i) const { return shared_->workload->jobs[part().jobs[i]].submit; }
+
   const Shared* shared_;
+  std::size_t group_;
   std::uint64_t next_ = 0;
 };
 
 class SchedulerLp {
  public:
-  SchedulerLp(const Shared* shared, Collector* out)
-      : shared_(shared), out_(out), pool_(shared->params.nodes), policy_(make_policy(shared->params.policy)) {}
+  SchedulerLp(const Shared* shared, Collector* out, std::size_t group)
+      : shared_(shared),
+        out_(out),
+        group_(group),
+        pool_(shared->groups[group].group.nodes),
+        policy_(make_policy(shared->params)) {}
 
   void on_init(EventContext& ctx) { ctx.send(ctx.self(), 0, kSample); }
 
@@ -125,13 +158,18 @@ class SchedulerLp {
     }
   }
 
-  void on_commit(const Event&, CommitContext& ctx) const {
+  void on_commit(const Event& ev, CommitContext& ctx) const {
     ctx.for_each_record([&](const CommitContext::Record& r) {
       if (r.tag == kJobRecord) out_->jobs.push_back(r.as<JobRow>());
       if (r.tag == kSeriesRecord) out_->series.push_back(r.as<SeriesRow>());
       if (r.tag == kPassRecord) {
+        const PassRow p = r.as<PassRow>();
         ++out_->passes;
-        out_->broken_reservations += r.as<PassRow>().broken_reservations;
+        out_->broken_reservations += p.broken_reservations;
+        const auto wall = out_->pass_wall_us.find({part().series_group, ev.time()});
+        out_->pass_costs.push_back({to_seconds(ev.time()), p.queued, p.started, p.running, part().series_group,
+                                    wall != out_->pass_wall_us.end() ? wall->second : -1.0});
+        if (wall != out_->pass_wall_us.end()) out_->pass_wall_us.erase(wall);
       }
     });
   }
@@ -145,6 +183,7 @@ class SchedulerLp {
     bool operator==(const Running&) const = default;
   };
 
+  const GroupPart& part() const { return shared_->groups[group_]; }
   const io::Job& job(std::uint64_t index) const { return shared_->workload->jobs[index]; }
   Time executed(const io::Job& j) const {
     return shared_->params.kill_at_walltime && j.requested > 0 ? std::min(j.run, j.requested) : j.run;
@@ -153,7 +192,7 @@ class SchedulerLp {
   void arrive(std::uint64_t index, EventContext& ctx) {
     ++arrived_;
     const io::Job& j = job(index);
-    if (j.nodes == 0 || j.nodes > pool_.total()) {  // can never run here: reported, not queued
+    if (j.nodes < part().group.min_job_nodes || j.nodes > part().group.max_job_nodes) {  // reported, not queued
       JobRow row = make_row(index, -1, -1, ctx.now(), JobStatus::rejected, 0);
       ctx.emit(kJobRecord, row);
       ++done_;
@@ -180,8 +219,8 @@ class SchedulerLp {
                                  : JobStatus::completed;
     wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
     scores_changed_ = true;
-    ctx.emit(kJobRecord,
-             make_row(index, it->second.t0, it->second.start, ctx.now(), status, it->second.ranges.front().first));
+    ctx.emit(kJobRecord, make_row(index, it->second.t0, it->second.start, ctx.now(), status,
+                                  part().first_node + it->second.ranges.front().first));
     wrsa_at_submit_.erase(index);
     by_requested_end_.erase({it->second.start + queue_requested(index), index});
     running_.erase(it);
@@ -199,10 +238,12 @@ class SchedulerLp {
   }
 
   void pass(EventContext& ctx) {
+    const auto clock_start = std::chrono::steady_clock::now();
     std::vector<RunningJob> running;
     running.reserve(running_.size());
     for (const auto& [end, index] : by_requested_end_)  // sorted, as the profile likes them
-      running.push_back({index, job(index).nodes, end - queue_requested(index), end});
+      running.push_back(
+          {index, job(index).nodes, end - queue_requested(index), end, running_.at(index).ranges.front().first});
     const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
     if (reads_wrsa && scores_changed_) {  // scores move only when jobs end
       for (QueuedJob& q : queue_) q.wrsa = wrsa_.score(q.user);
@@ -211,17 +252,26 @@ class SchedulerLp {
     const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
     const SchedulingInput in{ctx.now(), queue_, running, pool_.total(), pool_.free(), shared_->params.queue_depth,
                              smallest};
+    const std::uint32_t queued_before = static_cast<std::uint32_t>(queue_.size());
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
     for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0
+    if (!d.first_nodes.empty() && d.first_nodes.size() != d.start_now.size())
+      throw InvariantError("batch scheduler: policy placed some but not all started jobs");
     std::vector<std::uint64_t> started;
-    for (const JobId index : d.start_now)
-      if (start(index, ctx)) started.push_back(index);
+    for (std::size_t i = 0; i < d.start_now.size(); ++i) {
+      const std::optional<std::uint32_t> placed =
+          d.first_nodes.empty() ? std::nullopt : std::optional<std::uint32_t>(d.first_nodes[i]);
+      if (start(d.start_now[i], placed, ctx)) started.push_back(d.start_now[i]);
+    }
     // One pass over the queue removes every started job.
     std::sort(started.begin(), started.end());
     if (!started.empty())
       std::erase_if(queue_,
                     [&](const QueuedJob& q) { return std::binary_search(started.begin(), started.end(), q.id); });
-    ctx.emit(kPassRecord, PassRow{queue_.size(), d.broken_reservations});
+    ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
+                                  static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations});
+    out_->pass_wall_us[{part().series_group, ctx.now()}] =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - clock_start).count();
   }
 
   Time queue_requested(std::uint64_t index) const {
@@ -229,11 +279,19 @@ class SchedulerLp {
     return j.requested > 0 ? j.requested : j.run;
   }
 
-  // Starts a queued job; false if its nodes cannot be had (contiguous allocation on a fragmented
-  // machine), in which case it stays queued.
-  bool start(std::uint64_t index, EventContext& ctx) {
+  // Starts a queued job on the policy's placement or, without one, by the allocation rule; false
+  // if its nodes cannot be had (contiguous allocation on a fragmented machine), in which case it
+  // stays queued.
+  bool start(std::uint64_t index, std::optional<std::uint32_t> first_node, EventContext& ctx) {
     const io::Job& j = job(index);
-    std::vector<NodeRange> ranges = pool_.allocate(j.nodes, shared_->params.allocation);
+    std::vector<NodeRange> ranges;
+    if (!first_node)
+      ranges = pool_.allocate(j.nodes, shared_->params.allocation);
+    else if (pool_.allocate_at(*first_node, j.nodes))
+      ranges.push_back({*first_node, j.nodes});
+    else  // the plan placed it on nodes in use: a policy error
+      throw InvariantError("batch scheduler: job " + std::to_string(j.id) + " placed on busy nodes from " +
+                           std::to_string(*first_node));
     if (ranges.empty()) return false;
     const auto planned = t0_.find(index);
     if (planned == t0_.end()) throw InvariantError("batch scheduler: policy started a job it never planned");
@@ -246,8 +304,8 @@ class SchedulerLp {
     ctx.send(ctx.self(), run, kJobEnd, EndMsg{index});
     const std::uint32_t per_block = shared_->params.block_nodes;
     std::map<std::uint32_t, std::uint32_t> share;  // block -> nodes
-    for (const NodeRange& r : ranges)
-      for (std::uint32_t n = r.first; n < r.first + r.count;) {
+    for (NodeRange r : ranges)
+      for (std::uint32_t n = r.first += part().first_node; n < r.first + r.count;) {
         const std::uint32_t block = n / per_block;
         const std::uint32_t upto = std::min(r.first + r.count, (block + 1) * per_block);
         share[block] += upto - n;
@@ -260,9 +318,10 @@ class SchedulerLp {
 
   void sample(EventContext& ctx) {
     const SeriesRow row{to_seconds(ctx.now()), pool_.total() - pool_.free(),
-                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queue_.size()), 0};
+                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queue_.size()),
+                        part().series_group};
     ctx.emit(kSeriesRecord, row);
-    if (done_ < shared_->workload->jobs.size()) ctx.send(ctx.self(), shared_->params.sample_interval, kSample);
+    if (done_ < part().jobs.size()) ctx.send(ctx.self(), shared_->params.sample_interval, kSample);
   }
 
   JobRow make_row(std::uint64_t index, Time t0, Time start, Time end, JobStatus status,
@@ -272,7 +331,8 @@ class SchedulerLp {
     row.id = j.id;
     row.index = index;
     row.user = j.user;
-    row.status = static_cast<std::int32_t>(status);
+    row.status = static_cast<std::int16_t>(status);
+    row.group = static_cast<std::int16_t>(group_);
     row.nodes = j.nodes;
     row.first_node = first_node;
     row.submit_s = to_seconds(j.submit);
@@ -295,6 +355,7 @@ class SchedulerLp {
 
   const Shared* shared_;
   Collector* out_;
+  std::size_t group_;
   std::vector<QueuedJob> queue_;               // arrival order = submit time, then workload index
   std::multiset<std::uint32_t> queued_sizes_;  // node counts of the queued jobs
   std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one
@@ -379,6 +440,74 @@ const io::TableSchema& series_table_schema() {
   return schema;
 }
 
+const io::TableSchema& pass_table_schema() {
+  static const io::TableSchema schema{
+      "passes",
+      sizeof(PassCostRow),
+      {TRACEWARP_COLUMN(PassCostRow, time_s, "s", "pass time"),
+       TRACEWARP_COLUMN(PassCostRow, queued, "jobs", "jobs queued when the pass began"),
+       TRACEWARP_COLUMN(PassCostRow, started, "jobs", "jobs the pass started"),
+       TRACEWARP_COLUMN(PassCostRow, running, "jobs", "jobs running when the pass began"),
+       TRACEWARP_COLUMN(PassCostRow, group, "", "resource group (as in the series table)"),
+       TRACEWARP_COLUMN(PassCostRow, wall_us, "us",
+                        "wall-clock time of the pass (policy and job starts); not deterministic")},
+      "batch: one row per committed scheduling pass, by time and group"};
+  return schema;
+}
+
+const io::TableSchema& user_table_schema() {
+  static const io::TableSchema schema{
+      "users",
+      sizeof(UserRow),
+      {TRACEWARP_COLUMN(UserRow, user, "", "user id"),
+       TRACEWARP_COLUMN(UserRow, jobs, "jobs", "jobs of the user that ran"),
+       TRACEWARP_COLUMN(UserRow, mean_wait_s, "s", "mean wait"),
+       TRACEWARP_COLUMN(UserRow, mean_delay_s, "s", "mean delay max(0, T1 - T0)"),
+       TRACEWARP_COLUMN(UserRow, mean_bounded_slowdown, "", "mean bounded slowdown"),
+       TRACEWARP_COLUMN(UserRow, mean_wrsa_at_submit, "", "mean WRSA score at the user's submissions")},
+      "batch: per-user aggregates of users with at least 10 jobs that ran, by user"};
+  return schema;
+}
+
+namespace {
+
+// Routes every job to the first group whose job-size range holds it; a job no group takes goes
+// to the last group whose range starts at or below it, which rejects it on arrival.
+std::vector<GroupPart> route_jobs(const io::Workload& workload, const BatchParams& params) {
+  std::vector<GroupPart> parts;
+  std::uint32_t first = 0;
+  const std::vector<ResourceGroup> groups = resolve_groups(params.nodes, params.groups);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    parts.push_back({groups[g], first, {}, 0, groups.size() > 1 ? static_cast<std::int32_t>(g + 1) : 0});
+    first += groups[g].nodes;
+  }
+  for (std::uint64_t i = 0; i < workload.jobs.size(); ++i) {
+    const std::uint32_t nodes = workload.jobs[i].nodes;
+    std::size_t chosen = 0;
+    for (std::size_t g = 0; g < parts.size(); ++g) {
+      if (nodes >= parts[g].group.min_job_nodes) chosen = g;
+      if (nodes >= parts[g].group.min_job_nodes && nodes <= parts[g].group.max_job_nodes) break;
+    }
+    parts[chosen].jobs.push_back(i);
+  }
+  return parts;
+}
+
+// With several groups, the whole machine's rows (group 0) are the sums of the groups' rows at
+// each sample time; a group that has finished contributes nothing.
+void add_machine_totals(std::vector<SeriesRow>& series) {
+  std::map<double, SeriesRow> totals;
+  for (const SeriesRow& r : series) {
+    SeriesRow& t = totals.try_emplace(r.time_s, SeriesRow{r.time_s, 0, 0, 0, 0}).first->second;
+    t.used_nodes += r.used_nodes;
+    t.running += r.running;
+    t.queued += r.queued;
+  }
+  for (const auto& [time, row] : totals) series.push_back(row);
+}
+
+}  // namespace
+
 BatchResult run_batch(const Communicator& comm, const io::Workload& workload, const BatchParams& params,
                       EngineConfig engine) {
   if (params.nodes == 0) throw ConfigError("batch: the machine has no nodes (set batch.nodes)");
@@ -386,17 +515,24 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
   if (params.sample_interval <= 0) throw ConfigError("the series interval must be > 0");
   for (std::size_t i = 1; i < workload.jobs.size(); ++i)
     if (workload.jobs[i].submit < workload.jobs[i - 1].submit) throw InvariantError("batch: workload not sorted");
-  make_policy(params.policy);  // a bad name fails before anything runs
+  make_policy(params);  // a bad name or pattern fails before anything runs
 
-  Shared shared{&workload, params, 0, 0, (params.nodes + params.block_nodes - 1) / params.block_nodes};
+  Shared shared{&workload, params, route_jobs(workload, params), 0,
+                (params.nodes + params.block_nodes - 1) / params.block_nodes};
+  const auto groups = static_cast<LpId>(shared.groups.size());
   Collector out;
   Simulation sim(comm, engine);
-  sim.add_lps<SourceLp>({.name = "batch-source"}, 1, [&](LpId) { return SourceLp(&shared); });
+  // Factories run when the simulation starts, after every range is known.
+  LpId first_source = 0, first_scheduler = 0;
+  first_source = sim.add_lps<SourceLp>({.name = "batch-source"}, groups,
+                                       [&](LpId id) { return SourceLp(&shared, id - first_source); })
+                     .first;
   // The scheduler's state (queue, running jobs, policy plans) is large and it depends on no
   // remote input, so it is rarely if ever rolled back: copy it seldom.
-  shared.scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 256}, 1,
-                                              [&](LpId) { return SchedulerLp(&shared, &out); })
-                         .first;
+  first_scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 256}, groups,
+                                             [&](LpId id) { return SchedulerLp(&shared, &out, id - first_scheduler); })
+                        .first;
+  for (LpId g = 0; g < groups; ++g) shared.groups[g].scheduler = first_scheduler + g;
   shared.first_block = sim.add_lps<NodeBlockLp>({.name = "batch-node-block"}, shared.blocks,
                                                 [&](LpId) { return NodeBlockLp(&shared, &out); })
                            .first;
@@ -405,6 +541,11 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
   result.stats = sim.run();
   result.jobs = gather_rows(comm, out.jobs);
   result.series = gather_rows(comm, out.series);
+  result.pass_costs = gather_rows(comm, out.pass_costs);
+  if (groups > 1) add_machine_totals(result.series);
+  std::sort(result.pass_costs.begin(), result.pass_costs.end(), [](const PassCostRow& a, const PassCostRow& b) {
+    return a.time_s < b.time_s || (a.time_s == b.time_s && a.group < b.group);
+  });
   std::sort(result.jobs.begin(), result.jobs.end(), [](const JobRow& a, const JobRow& b) { return a.index < b.index; });
   std::sort(result.series.begin(), result.series.end(), [](const SeriesRow& a, const SeriesRow& b) {
     return a.time_s < b.time_s || (a.time_s == b.time_s && a.group < b.group);
@@ -420,21 +561,26 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
 }
 
 io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
+  const std::vector<ResourceGroup> groups = resolve_groups(params.nodes, params.groups);
   std::uint64_t completed = 0, killed = 0, rejected = 0;
-  double first_submit = 0, last_end = 0, wait = 0, slowdown = 0, node_seconds = 0;
+  double first_submit = 0, last_end = 0, wait = 0, node_wait = 0, ran_nodes = 0, slowdown = 0, delay = 0;
+  double node_seconds = 0;
   bool any = false;
   std::vector<double> waits;
   for (const JobRow& j : r.jobs) {
-    if (j.status == static_cast<std::int32_t>(JobStatus::rejected)) {
+    if (j.status == static_cast<std::int16_t>(JobStatus::rejected)) {
       ++rejected;
       continue;
     }
-    (j.status == static_cast<std::int32_t>(JobStatus::killed) ? killed : completed) += 1;
+    (j.status == static_cast<std::int16_t>(JobStatus::killed) ? killed : completed) += 1;
     first_submit = any ? std::min(first_submit, j.submit_s) : j.submit_s;
     last_end = any ? std::max(last_end, j.end_s) : j.end_s;
     any = true;
     wait += j.wait_s;
+    node_wait += j.wait_s * j.nodes;
+    ran_nodes += j.nodes;
     slowdown += j.bounded_slowdown;
+    delay += j.delay_s;
     node_seconds += j.nodes * j.run_s;
     waits.push_back(j.wait_s);
   }
@@ -446,19 +592,67 @@ io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
                ? 0.0
                : waits[std::min(waits.size() - 1, static_cast<std::size_t>(q * static_cast<double>(waits.size())))];
   };
-  return {{"jobs", static_cast<std::int64_t>(r.jobs.size())},
-          {"completed", static_cast<std::int64_t>(completed)},
-          {"killed", static_cast<std::int64_t>(killed)},
-          {"rejected", static_cast<std::int64_t>(rejected)},
-          {"makespan_s", makespan},
-          {"utilisation", makespan > 0 ? node_seconds / (static_cast<double>(params.nodes) * makespan) : 0.0},
-          {"mean_wait_s", ran > 0 ? wait / ran : 0.0},
-          {"median_wait_s", percentile(0.5)},
-          {"p95_wait_s", percentile(0.95)},
-          {"mean_bounded_slowdown", ran > 0 ? slowdown / ran : 0.0},
-          {"busy_node_seconds", node_seconds},
-          {"passes", static_cast<std::int64_t>(r.passes)},
-          {"broken_reservations", static_cast<std::int64_t>(r.broken_reservations)}};
+  // Utilisation and starts inside the stated window (default: first submit to last end).
+  const double from = params.window_from > 0 ? to_seconds(params.window_from) : first_submit;
+  const double until = params.window_until > 0 ? to_seconds(params.window_until) : last_end;
+  std::vector<double> busy(groups.size(), 0.0);
+  std::int64_t started_in_window = 0;
+  for (const JobRow& j : r.jobs) {
+    if (j.status == static_cast<std::int16_t>(JobStatus::rejected)) continue;
+    busy[static_cast<std::size_t>(j.group)] +=
+        j.nodes * std::max(0.0, std::min(j.end_s, until) - std::max(j.start_s, from));
+    started_in_window += j.start_s >= from && j.start_s < until;
+  }
+  const double span = std::max(0.0, until - from);
+  const auto utilisation = [&](double node_s, double nodes) { return span > 0 ? node_s / (nodes * span) : 0.0; };
+  double all_busy = 0;
+  for (const double b : busy) all_busy += b;
+  io::Attributes out{{"jobs", static_cast<std::int64_t>(r.jobs.size())},
+                     {"completed", static_cast<std::int64_t>(completed)},
+                     {"killed", static_cast<std::int64_t>(killed)},
+                     {"rejected", static_cast<std::int64_t>(rejected)},
+                     {"makespan_s", makespan},
+                     {"window_from_s", from},
+                     {"window_until_s", until},
+                     {"utilisation", utilisation(all_busy, params.nodes)},
+                     {"started_in_window", started_in_window},
+                     {"mean_wait_s", ran > 0 ? wait / ran : 0.0},
+                     {"node_weighted_mean_wait_s", ran_nodes > 0 ? node_wait / ran_nodes : 0.0},
+                     {"median_wait_s", percentile(0.5)},
+                     {"p95_wait_s", percentile(0.95)},
+                     {"mean_bounded_slowdown", ran > 0 ? slowdown / ran : 0.0},
+                     {"mean_delay_s", ran > 0 ? delay / ran : 0.0},
+                     {"busy_node_seconds", node_seconds},
+                     {"passes", static_cast<std::int64_t>(r.passes)},
+                     {"broken_reservations", static_cast<std::int64_t>(r.broken_reservations)}};
+  if (groups.size() > 1)
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      out["utilisation_" + groups[g].name] = utilisation(busy[g], groups[g].nodes);
+  return out;
+}
+
+std::vector<UserRow> user_aggregates(const std::vector<JobRow>& jobs) {
+  struct Sums {
+    std::uint32_t jobs = 0;
+    double wait = 0, delay = 0, slowdown = 0, wrsa = 0;
+  };
+  std::map<std::int32_t, Sums> users;
+  for (const JobRow& j : jobs) {
+    if (j.status == static_cast<std::int16_t>(JobStatus::rejected)) continue;
+    Sums& s = users[j.user];
+    ++s.jobs;
+    s.wait += j.wait_s;
+    s.delay += j.delay_s;
+    s.slowdown += j.bounded_slowdown;
+    s.wrsa += j.wrsa_at_submit;
+  }
+  std::vector<UserRow> rows;
+  for (const auto& [user, s] : users) {
+    if (s.jobs < 10) continue;
+    const double n = s.jobs;
+    rows.push_back({user, s.jobs, s.wait / n, s.delay / n, s.slowdown / n, s.wrsa / n});
+  }
+  return rows;
 }
 
 }  // namespace tracewarp::batch

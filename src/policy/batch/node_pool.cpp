@@ -61,6 +61,16 @@ std::vector<NodeRange> NodePool::allocate(std::uint32_t nodes, Allocation rule) 
   return out;
 }
 
+bool NodePool::allocate_at(std::uint32_t first, std::uint32_t count) {
+  if (count == 0) return false;
+  auto it = ranges_.upper_bound(first);
+  if (it == ranges_.begin()) return false;
+  --it;  // the free range that would contain `first`
+  if (it->first + it->second < first + count) return false;
+  take(first, count);
+  return true;
+}
+
 void NodePool::release(const std::vector<NodeRange>& ranges) {
   for (const NodeRange& r : ranges) {
     if (r.count == 0 || r.first + r.count > total_) throw InvariantError("release of nodes outside the machine");

@@ -1,13 +1,13 @@
 // The batch scheduling model (batch.md): rigid jobs of n nodes on a space-shared machine.
 //
-// LPs: one workload source and one scheduler per resource group, and node-block LPs (each
-// `block_nodes` nodes) spread over the ranks. The source submits jobs at their submit times;
-// the scheduler queues them, runs a scheduling pass (policy/batch/) after everything that
-// happens at one instant (or at multiples of `tick`), allocates nodes (node_pool.hpp), starts
-// jobs and ends each at start + executed run time (min(actual, requested) when jobs are killed
-// at their walltime). Node blocks receive each job's share of their nodes and account busy
-// node-seconds. The scheduler samples used nodes, running and queued jobs every
-// `sample_interval`. All rows come from commit handlers.
+// LPs: one workload source and one scheduler per resource group (machines.hpp), and node-block
+// LPs (each `block_nodes` nodes of the whole machine) spread over the ranks. The source submits jobs at their submit
+// times; the scheduler queues them, runs a scheduling pass (policy/batch/) after everything that happens at one instant
+// (or at multiples of `tick`), allocates nodes (node_pool.hpp), starts jobs and ends each at start + executed run time
+// (min(actual, requested) when jobs are killed at their walltime). Node blocks receive each job's share of their nodes
+// and account busy node-seconds. The scheduler samples used nodes, running and queued jobs every `sample_interval`. All
+// rows come from commit handlers. Each pass's wall-clock cost is measured when it executes and reported when it
+// commits, in its own table outside the deterministic data.
 //
 // Refinement of batch.md's decomposition, and why: there, node blocks end jobs and report the
 // ends back. Under Time Warp that makes the scheduler — the one heavy LP — depend on remote
@@ -30,19 +30,25 @@
 #include "tracewarp/engine/stats.hpp"
 #include "tracewarp/io/job.hpp"
 #include "tracewarp/io/results.hpp"
+#include "tracewarp/model/batch/machines.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 
 namespace tracewarp::batch {
 
 struct BatchParams {
-  std::uint32_t nodes = 0;  // machine size
+  std::uint32_t nodes = 0;            // machine size
+  std::vector<ResourceGroup> groups;  // empty: one group of the whole machine
   Allocation allocation = Allocation::any;
   std::string policy = "easy";
-  std::size_t queue_depth = 0;  // 0 = unlimited
-  Time tick = 0;                // > 0: passes only at multiples of this
+  std::string interval_pattern = "A";  // policy "interval": A, B, C or length:up_to pairs
+  std::size_t queue_depth = 0;         // 0 = unlimited
+  Time tick = 0;                       // > 0: passes only at multiples of this
   bool kill_at_walltime = true;
   std::uint32_t block_nodes = 96;
   Time sample_interval = from_seconds(std::int64_t{300});
+  // Summary window (utilisation, jobs started): [from, until); until 0 = the last job end.
+  Time window_from = 0;
+  Time window_until = 0;
 };
 
 enum class JobStatus : std::int32_t { completed = 0, killed = 1, rejected = 2 };
@@ -51,9 +57,10 @@ struct JobRow {
   std::uint64_t id;     // the trace's job number
   std::uint64_t index;  // position in the workload (unique)
   std::int32_t user;
-  std::int32_t status;  // JobStatus
+  std::int16_t status;  // JobStatus
+  std::int16_t group;   // resource group (index in BatchParams::groups)
   std::uint32_t nodes;
-  std::uint32_t first_node;  // first node of the allocation
+  std::uint32_t first_node;  // first node of the allocation (on the whole machine's node line)
   double submit_s;
   double t0_s;  // first reservation (planned start); -1 if never planned
   double start_s;
@@ -71,16 +78,40 @@ struct SeriesRow {
   std::uint32_t used_nodes;
   std::uint32_t running;
   std::uint32_t queued;
+  std::int32_t group;  // 0 = the whole machine; with several resource groups, 1.. = each group
+};
+
+// The cost of one committed scheduling pass. wall_us is wall-clock time of the pass's last
+// execution, so this table differs from run to run (compare_results.py skips wall_* columns).
+struct PassCostRow {
+  double time_s;
+  std::uint32_t queued;   // jobs queued when the pass began
+  std::uint32_t started;  // jobs it started
+  std::uint32_t running;  // jobs running when it began
   std::int32_t group;
+  double wall_us;
+};
+
+// Per-user aggregates of users with at least 10 jobs that ran.
+struct UserRow {
+  std::int32_t user;
+  std::uint32_t jobs;
+  double mean_wait_s;
+  double mean_delay_s;
+  double mean_bounded_slowdown;
+  double mean_wrsa_at_submit;
 };
 
 const io::TableSchema& job_table_schema();
 const io::TableSchema& series_table_schema();
+const io::TableSchema& pass_table_schema();
+const io::TableSchema& user_table_schema();
 
 struct BatchResult {
   RunStats stats;
   std::vector<JobRow> jobs;               // on rank 0: every job, by index
-  std::vector<SeriesRow> series;          // on rank 0: by time
+  std::vector<SeriesRow> series;          // on rank 0: by time, then group
+  std::vector<PassCostRow> pass_costs;    // on rank 0: by time, then group
   double busy_node_seconds = 0;           // from the node blocks' accounting (all ranks)
   std::uint64_t passes = 0;               // scheduling passes committed
   std::uint64_t broken_reservations = 0;  // over the committed passes (see PassDecision)
@@ -92,5 +123,7 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
 
 // Headline metrics from the job rows.
 io::Attributes batch_summary(const BatchResult& result, const BatchParams& params);
+// Per-user aggregates (users with >= 10 jobs that ran), by user.
+std::vector<UserRow> user_aggregates(const std::vector<JobRow>& jobs);
 
 }  // namespace tracewarp::batch

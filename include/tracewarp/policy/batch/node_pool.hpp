@@ -29,6 +29,8 @@ class NodePool {
   bool can_allocate(std::uint32_t nodes, Allocation rule) const;
   // Takes `nodes` nodes under the rule; empty if they cannot be had.
   std::vector<NodeRange> allocate(std::uint32_t nodes, Allocation rule);
+  // Takes exactly nodes [first, first + count) (a policy's placement); false if any is in use.
+  bool allocate_at(std::uint32_t first, std::uint32_t count);
   // Gives back ranges that allocate() returned.
   void release(const std::vector<NodeRange>& ranges);
   // Largest free contiguous range.

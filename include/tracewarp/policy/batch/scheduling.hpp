@@ -31,7 +31,8 @@ struct RunningJob {
   JobId id;
   std::uint32_t nodes;
   Time start;
-  Time requested_end;  // start + requested walltime: when the policy must assume it ends
+  Time requested_end;            // start + requested walltime: when the policy must assume it ends
+  std::uint32_t first_node = 0;  // of its (contiguous) range; read by placement-aware policies
   bool operator==(const RunningJob&) const = default;
 };
 
@@ -53,7 +54,10 @@ struct Reservation {
 };
 
 struct PassDecision {
-  std::vector<JobId> start_now;           // in the order they are started
+  std::vector<JobId> start_now;  // in the order they are started
+  // Placement-aware policies (interval scheduling): the first node of each start_now job's
+  // contiguous range, in the same order; empty = the model's allocation rule places them.
+  std::vector<std::uint32_t> first_nodes;
   std::vector<Reservation> reservations;  // plans made this pass (including start_now jobs)
   // Reservations from earlier passes that could not be kept. Only a scheduling tick (a planned
   // start falling between two passes) or a speculative state that the engine will roll back

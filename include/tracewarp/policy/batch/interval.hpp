@@ -1,0 +1,95 @@
+// Interval (time-bucketed) scheduling, the K computer study (batch.md). At a pass at time t the
+// horizon [t, t + H) is cut into schedule intervals by a pattern, and time is handled only in
+// whole intervals:
+//   * a running job holds its nodes in every interval that begins before its requested end (and
+//     always in the first one: it is running now);
+//   * each queued job, in queue (FCFS) order, gets the earliest run of consecutive intervals,
+//     starting at an interval boundary, whose total length covers its requested walltime and in
+//     which one contiguous range of its node count is free in every interval — the range that
+//     starts lowest; that space is marked used;
+//   * a job planned into the first interval starts now, on the planned range; a job that fits
+//     nowhere inside the horizon gets no reservation this pass and stays queued, while later jobs
+//     may still be placed (the study's "FCFS + backfill").
+// Plans are rebuilt every pass. Nodes are a 1-D line: the model must use contiguous allocation.
+//
+// The plan is a line of node segments, each with a bit mask of the intervals in which it is
+// used (at most 64 intervals), so checking a window of intervals on a segment is one AND.
+// The search over start intervals is spread over TBB threads when the plan is large, and its
+// result — the earliest fitting interval, lowest range — does not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracewarp/policy/batch/scheduling.hpp"
+
+namespace tracewarp::batch {
+
+// Consecutive interval lengths from the pass time on; their sum is the horizon.
+struct IntervalPattern {
+  std::string name;
+  std::vector<Time> lengths;
+  Time horizon() const;
+  bool operator==(const IntervalPattern&) const = default;
+};
+
+// "A", "B", "C" (the study's patterns over a 60 h horizon) or a list of "length:up_to" pairs
+// with units s, m, h — pattern A is "10m:1h,30m:12h,2h:24h,4h:36h,8h:60h". Each up_to must lie
+// a whole number of lengths after the previous one; at most 64 intervals. ConfigError otherwise.
+IntervalPattern parse_interval_pattern(const std::string& spec);
+
+// The used-space plan of one pass: nodes 0..N-1 times the pattern's intervals.
+class IntervalPlan {
+ public:
+  IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern);
+
+  std::size_t intervals() const { return begins_.size() - 1; }
+  Time begin(std::size_t interval) const { return begins_[interval]; }
+  // The intervals a job starting at `first_interval` for `duration` needs, as a bit mask; 0 if
+  // the horizon ends before the duration is covered.
+  std::uint64_t window(std::size_t first_interval, Time duration) const;
+  // Marks nodes [first, first + count) used in the intervals of `mask`.
+  void occupy(std::uint32_t first, std::uint32_t count, std::uint64_t mask);
+  // A running job: used from the first interval up to its requested end.
+  void occupy_running(const RunningJob& job);
+  // The lowest first node of `count` contiguous nodes free in every interval of `mask`, or -1.
+  std::int64_t lowest_free_range(std::uint32_t count, std::uint64_t mask) const;
+
+  struct Placement {
+    std::size_t interval;  // first interval; intervals() if none inside the horizon
+    std::uint32_t first_node;
+    std::uint64_t mask;
+  };
+  // The earliest start interval, then lowest range, for `count` nodes during `duration`.
+  Placement earliest(std::uint32_t count, Time duration) const;
+
+  // Used-interval mask of every node, for tests: node -> mask.
+  std::uint64_t mask_of(std::uint32_t node) const;
+
+ private:
+  struct Segment {
+    std::uint32_t first;  // first node; the segment lasts until the next one's first
+    std::uint64_t used;   // bit k: used during interval k
+  };
+  std::size_t split(std::uint32_t node);  // makes `node` a segment start; returns its index
+  std::uint32_t end_of(std::size_t segment) const;
+
+  std::uint32_t nodes_;
+  std::vector<Time> begins_;  // start time of each interval, then the horizon's end
+  std::vector<Segment> segments_;
+};
+
+class IntervalPolicy final : public BatchPolicy {
+ public:
+  explicit IntervalPolicy(IntervalPattern pattern) : pattern_(std::move(pattern)) {}
+  std::string name() const override { return "interval"; }
+  PassDecision pass(const SchedulingInput& in) override;
+  const IntervalPattern& pattern() const { return pattern_; }
+  bool operator==(const IntervalPolicy&) const = default;
+
+ private:
+  IntervalPattern pattern_;
+};
+
+}  // namespace tracewarp::batch

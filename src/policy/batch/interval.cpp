@@ -1,0 +1,209 @@
+#include "tracewarp/policy/batch/interval.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+
+#include "pass_steps.hpp"
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/engine/parallel.hpp"
+
+namespace tracewarp::batch {
+namespace {
+
+constexpr std::size_t kMaxIntervals = 64;  // one bit per interval in a segment's mask
+
+// Bits first..last set.
+std::uint64_t bits(std::size_t first, std::size_t last) {
+  const std::uint64_t upto = last == 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (last + 1)) - 1;
+  return upto & ~((std::uint64_t{1} << first) - 1);
+}
+
+// "10m" -> 600 s, "2h" -> 7200 s, "90" or "90s" -> 90 s.
+Time parse_duration(std::string_view text, const std::string& spec) {
+  const auto fail = [&] {
+    return ConfigError("interval pattern '" + spec + "': '" + std::string(text) +
+                       "' is not a duration (a whole number with unit s, m or h)");
+  };
+  if (text.empty()) throw fail();
+  std::int64_t unit = 1;
+  if (text.back() == 's' || text.back() == 'm' || text.back() == 'h') {
+    unit = text.back() == 'h' ? 3600 : text.back() == 'm' ? 60 : 1;
+    text.remove_suffix(1);
+  }
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc{} || end != text.data() + text.size() || value <= 0 || value > 10'000'000) throw fail();
+  return from_seconds(value * unit);
+}
+
+}  // namespace
+
+Time IntervalPattern::horizon() const {
+  Time sum = 0;
+  for (const Time l : lengths) sum += l;
+  return sum;
+}
+
+IntervalPattern parse_interval_pattern(const std::string& spec) {
+  if (spec == "A") return {"A", parse_interval_pattern("10m:1h,30m:12h,2h:24h,4h:36h,8h:60h").lengths};
+  if (spec == "B") return {"B", parse_interval_pattern("1h:60h").lengths};
+  if (spec == "C") return {"C", parse_interval_pattern("60h:60h").lengths};
+  IntervalPattern pattern{spec, {}};
+  Time reached = 0;
+  std::string_view rest = spec;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string_view pair = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    const std::size_t colon = pair.find(':');
+    if (colon == std::string_view::npos)
+      throw ConfigError("interval pattern '" + spec + "': expected length:up_to pairs, got '" + std::string(pair) +
+                        "' (or A, B, C)");
+    const Time length = parse_duration(pair.substr(0, colon), spec);
+    const Time up_to = parse_duration(pair.substr(colon + 1), spec);
+    if (up_to <= reached || (up_to - reached) % length != 0)
+      throw ConfigError("interval pattern '" + spec + "': '" + std::string(pair) +
+                        "' must end a whole number of lengths after the previous pair's end");
+    for (; reached < up_to; reached += length) pattern.lengths.push_back(length);
+    if (pattern.lengths.size() > kMaxIntervals)
+      throw ConfigError("interval pattern '" + spec + "' has more than 64 intervals");
+  }
+  if (pattern.lengths.empty()) throw ConfigError("interval pattern is empty");
+  return pattern;
+}
+
+IntervalPlan::IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern) : nodes_(nodes) {
+  begins_.reserve(pattern.lengths.size() + 1);
+  begins_.push_back(now);
+  for (const Time l : pattern.lengths) begins_.push_back(begins_.back() + l);
+  if (nodes > 0) segments_.push_back({0, 0});
+}
+
+std::uint64_t IntervalPlan::window(std::size_t first_interval, Time duration) const {
+  const Time need = std::max<Time>(duration, 1);
+  // The last interval is the first whose end covers the duration.
+  const auto last = std::lower_bound(begins_.begin() + static_cast<std::ptrdiff_t>(first_interval) + 1, begins_.end(),
+                                     detail::end_of(begins_[first_interval], need));
+  if (last == begins_.end()) return 0;
+  return bits(first_interval, static_cast<std::size_t>(last - begins_.begin()) - 1);
+}
+
+std::uint32_t IntervalPlan::end_of(std::size_t segment) const {
+  return segment + 1 < segments_.size() ? segments_[segment + 1].first : nodes_;
+}
+
+std::size_t IntervalPlan::split(std::uint32_t node) {
+  auto it = std::upper_bound(segments_.begin(), segments_.end(), node,
+                             [](std::uint32_t n, const Segment& s) { return n < s.first; });
+  const std::size_t containing = static_cast<std::size_t>(it - segments_.begin()) - 1;
+  if (segments_[containing].first == node) return containing;
+  segments_.insert(it, {node, segments_[containing].used});
+  return containing + 1;
+}
+
+void IntervalPlan::occupy(std::uint32_t first, std::uint32_t count, std::uint64_t mask) {
+  if (count == 0 || first + count > nodes_) throw InvariantError("interval plan: nodes outside the machine");
+  const std::size_t from = split(first);
+  const std::size_t to = first + count < nodes_ ? split(first + count) : segments_.size();
+  for (std::size_t i = from; i < to; ++i) {
+    if (segments_[i].used & mask)
+      throw InvariantError("interval plan: node " + std::to_string(segments_[i].first) + " used twice");
+    segments_[i].used |= mask;
+  }
+  // Merge equal neighbours around the change so the line stays short.
+  const std::size_t lo = from > 0 ? from - 1 : 0, hi = std::min(to, segments_.size() - 1);
+  std::size_t out = lo;
+  for (std::size_t i = lo + 1; i <= hi; ++i)
+    if (segments_[i].used != segments_[out].used) segments_[++out] = segments_[i];
+  segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(out + 1),
+                  segments_.begin() + static_cast<std::ptrdiff_t>(hi + 1));
+}
+
+void IntervalPlan::occupy_running(const RunningJob& job) {
+  // Intervals that begin before the requested end; at least the first (the job runs now, even
+  // past its walltime when jobs are not killed).
+  const auto past = std::lower_bound(begins_.begin(), begins_.end() - 1, job.requested_end);
+  const std::size_t count = std::max<std::size_t>(1, static_cast<std::size_t>(past - begins_.begin()));
+  occupy(job.first_node, job.nodes, bits(0, count - 1));
+}
+
+std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask) const {
+  std::uint32_t run_first = 0, run = 0;
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    if (segments_[i].used & mask) {
+      run = 0;
+      continue;
+    }
+    if (run == 0) run_first = segments_[i].first;
+    run += end_of(i) - segments_[i].first;
+    if (run >= count) return run_first;
+  }
+  return -1;
+}
+
+IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duration) const {
+  const std::size_t k = intervals();
+  Placement none{k, 0, 0};
+  // Windows only grow toward the horizon: the last start whose window fits inside it.
+  std::size_t starts = 0;
+  while (starts < k && window(starts, duration) != 0) ++starts;
+  const auto try_start = [&](std::size_t s) -> Placement {
+    const std::uint64_t mask = window(s, duration);
+    const std::int64_t first = lowest_free_range(count, mask);
+    return first < 0 ? none : Placement{s, static_cast<std::uint32_t>(first), mask};
+  };
+  // Small plans: in order, stop at the first fit. Large ones: batches of starts in parallel,
+  // the earliest fit of the first batch that has one (the same for any thread count).
+  constexpr std::size_t kParallelSegments = 512, kBatch = 8;
+  if (segments_.size() < kParallelSegments) {
+    for (std::size_t s = 0; s < starts; ++s)
+      if (const Placement p = try_start(s); p.interval < k) return p;
+    return none;
+  }
+  for (std::size_t from = 0; from < starts; from += kBatch) {
+    const std::size_t n = std::min(kBatch, starts - from);
+    const Placement p = deterministic_reduce(
+        n, none, [&](std::size_t i) { return try_start(from + i); },
+        [](const Placement& a, const Placement& b) { return b.interval < a.interval ? b : a; }, 1);
+    if (p.interval < k) return p;
+  }
+  return none;
+}
+
+std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const {
+  auto it = std::upper_bound(segments_.begin(), segments_.end(), node,
+                             [](std::uint32_t n, const Segment& s) { return n < s.first; });
+  return std::prev(it)->used;
+}
+
+PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
+  PassDecision out;
+  IntervalPlan plan(in.total_nodes, in.now, pattern_);
+  for (const RunningJob& r : in.running) plan.occupy_running(r);
+  // A job that did not fit rules out every later job at least as large and as long: the plan
+  // only fills up during the pass, and longer windows contain shorter ones.
+  std::vector<std::pair<std::uint32_t, Time>> failed;
+  const std::size_t limit = detail::considered(in);
+  for (std::size_t i = 0; i < limit; ++i) {
+    const QueuedJob& job = in.queue[i];
+    detail::check_fits_machine(job, in);
+    if (std::any_of(failed.begin(), failed.end(),
+                    [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; }))
+      continue;
+    const IntervalPlan::Placement p = plan.earliest(job.nodes, job.requested);
+    if (p.interval == plan.intervals()) {
+      failed.emplace_back(job.nodes, job.requested);
+      continue;
+    }
+    plan.occupy(p.first_node, job.nodes, p.mask);
+    out.reservations.push_back({job.id, plan.begin(p.interval)});
+    if (p.interval == 0) {
+      out.start_now.push_back(job.id);
+      out.first_nodes.push_back(p.first_node);
+    }
+  }
+  return out;
+}
+
+}  // namespace tracewarp::batch

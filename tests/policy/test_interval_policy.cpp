@@ -1,0 +1,163 @@
+// Interval scheduling (the K computer study) on hand-made situations; every expected value is
+// worked out in the comments. Times in the comments are hours and minutes after the pass.
+#include <catch2/catch.hpp>
+
+#include "../support/random_jobs.hpp"
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/engine/random.hpp"
+#include "tracewarp/policy/batch/interval.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::batch;
+
+namespace {
+constexpr Time kMin = 60 * kTicksPerSecond;
+constexpr Time kHour = 60 * kMin;
+
+QueuedJob job(JobId id, std::uint32_t nodes, Time requested) { return {id, nodes, requested, 0}; }
+RunningJob running(JobId id, std::uint32_t first, std::uint32_t nodes, Time requested_end) {
+  return {id, nodes, 0, requested_end, first};
+}
+PassDecision run_pass(IntervalPolicy& p, std::uint32_t total, const std::vector<RunningJob>& run,
+                      const std::vector<QueuedJob>& queue, std::size_t depth = 0) {
+  std::uint32_t used = 0;
+  for (const RunningJob& r : run) used += r.nodes;
+  return p.pass({0, queue, run, total, total - used, depth});
+}
+Time reservation_of(const PassDecision& d, JobId id) {
+  for (const Reservation& r : d.reservations)
+    if (r.id == id) return r.start;
+  return -1;
+}
+}  // namespace
+
+TEST_CASE("interval patterns: the study's A, B, C and user-given lists", "[unit][policy][interval]") {
+  const IntervalPattern a = parse_interval_pattern("A");
+  REQUIRE(a.lengths.size() == 40);  // 6 x 10 min, 22 x 30 min, 6 x 2 h, 3 x 4 h, 3 x 8 h
+  REQUIRE(a.horizon() == 60 * kHour);
+  REQUIRE(a.lengths[5] == 10 * kMin);
+  REQUIRE(a.lengths[6] == 30 * kMin);
+  REQUIRE(a.lengths[27] == 30 * kMin);
+  REQUIRE(a.lengths[28] == 2 * kHour);
+  REQUIRE(a.lengths[39] == 8 * kHour);
+  REQUIRE(parse_interval_pattern("B").lengths == std::vector<Time>(60, kHour));
+  REQUIRE(parse_interval_pattern("C").lengths == std::vector<Time>{60 * kHour});
+  REQUIRE(parse_interval_pattern("30m:1h,1h:3h").lengths == std::vector<Time>{30 * kMin, 30 * kMin, kHour, kHour});
+  REQUIRE(parse_interval_pattern("90:180s").lengths == std::vector<Time>{90 * kTicksPerSecond, 90 * kTicksPerSecond});
+  REQUIRE_THROWS_WITH(parse_interval_pattern("10m:25m"), Catch::Contains("whole number of lengths"));
+  REQUIRE_THROWS_WITH(parse_interval_pattern("1m:2h"), Catch::Contains("more than 64 intervals"));
+  REQUIRE_THROWS_WITH(parse_interval_pattern("D"), Catch::Contains("length:up_to"));
+  REQUIRE_THROWS_WITH(parse_interval_pattern("10x:1h"), Catch::Contains("not a duration"));
+  REQUIRE_THROWS_WITH(parse_interval_pattern("1h:2h,1h:1h"), Catch::Contains("whole number"));
+}
+
+TEST_CASE("interval plan: windows cover the walltime from a boundary, inside the horizon", "[unit][policy][interval]") {
+  // Intervals [0,1h) [1h,2h) [2h,4h) [4h,6h).
+  const IntervalPlan plan(8, 0, parse_interval_pattern("1h:2h,2h:6h"));
+  REQUIRE(plan.intervals() == 4);
+  REQUIRE(plan.window(0, 30 * kMin) == 0b0001);
+  REQUIRE(plan.window(0, kHour) == 0b0001);      // exactly one interval
+  REQUIRE(plan.window(0, 61 * kMin) == 0b0011);  // one minute more takes the next
+  REQUIRE(plan.window(1, 2 * kHour) == 0b0110);  // from 1h: ends at 4h, covers 3h
+  REQUIRE(plan.window(2, 5 * kHour) == 0);       // 2h..6h is only 4h: beyond the horizon
+  REQUIRE(plan.window(0, 6 * kHour) == 0b1111);
+  REQUIRE(plan.window(3, 0) == 0b1000);  // a zero walltime still takes an interval
+}
+
+TEST_CASE("interval plan: running jobs hold their nodes in every interval begun before their requested end",
+          "[unit][policy][interval]") {
+  IntervalPlan plan(8, 0, parse_interval_pattern("1h:2h,2h:6h"));
+  plan.occupy_running(running(1, 0, 4, 90 * kMin));  // intervals beginning at 0 and 1h
+  plan.occupy_running(running(2, 4, 2, 2 * kHour));  // the 2h interval begins at its end: not held
+  plan.occupy_running(running(3, 6, 1, -kHour));     // past its walltime, not killed: still running now
+  REQUIRE(plan.mask_of(0) == 0b0011);
+  REQUIRE(plan.mask_of(3) == 0b0011);
+  REQUIRE(plan.mask_of(4) == 0b0011);
+  REQUIRE(plan.mask_of(6) == 0b0001);
+  REQUIRE(plan.mask_of(7) == 0);
+  REQUIRE(plan.lowest_free_range(2, 0b0001) == -1);  // only node 7 is free now
+  REQUIRE(plan.lowest_free_range(1, 0b0001) == 7);
+  REQUIRE(plan.lowest_free_range(2, 0b0100) == 0);
+  REQUIRE(plan.lowest_free_range(2, 0b0010) == 6);               // nodes 6-7 are free from 1h
+  REQUIRE_THROWS_AS(plan.occupy(3, 2, 0b0010), InvariantError);  // node 3 is used at 1h already
+}
+
+TEST_CASE("interval scheduling: FCFS order, earliest interval, lowest range, backfill of later jobs",
+          "[unit][policy][interval]") {
+  // 8 nodes, intervals [0,1h) [1h,2h) [2h,4h) [4h,6h). R holds nodes 0-3 until 1h30 (intervals
+  // 0 and 1). In queue order:
+  //  J1  6 nodes 30 min: 0 and 1h have only nodes 4-7 free; at 2h all are free -> nodes 0-5, T0 2h.
+  //  J2  2 nodes 3 h: window 0-4h (intervals 0,1,2); nodes 6-7 are the only pair free in all
+  //      three (J1 holds 0-5 at 2h) -> starts now on node 6.
+  //  J3  2 nodes 30 min: interval 0, nodes 4-5 -> starts now on node 4.
+  //  J4  8 nodes 1 h: intervals 0, 1, 2 each have something in use; interval 3 (4h) is free -> T0 4h.
+  //  J5  1 node 10 h: longer than the 6 h horizon -> no reservation, stays queued.
+  //  J6  1 node 10 min: nothing free at 0; at 1h nodes 4-5 (J3 held only interval 0) -> node 4, T0 1h.
+  IntervalPolicy policy(parse_interval_pattern("1h:2h,2h:6h"));
+  const PassDecision d = run_pass(policy, 8, {running(9, 0, 4, 90 * kMin)},
+                                  {job(1, 6, 30 * kMin), job(2, 2, 3 * kHour), job(3, 2, 30 * kMin), job(4, 8, kHour),
+                                   job(5, 1, 10 * kHour), job(6, 1, 10 * kMin)});
+  REQUIRE(d.start_now == std::vector<JobId>{2, 3});
+  REQUIRE(d.first_nodes == std::vector<std::uint32_t>{6, 4});
+  REQUIRE(reservation_of(d, 1) == 2 * kHour);
+  REQUIRE(reservation_of(d, 2) == 0);
+  REQUIRE(reservation_of(d, 3) == 0);
+  REQUIRE(reservation_of(d, 4) == 4 * kHour);
+  REQUIRE(reservation_of(d, 5) == -1);
+  REQUIRE(reservation_of(d, 6) == kHour);
+  // A queue depth of 3 leaves J4-J6 out of the pass.
+  const PassDecision shallow =
+      run_pass(policy, 8, {running(9, 0, 4, 90 * kMin)},
+               {job(1, 6, 30 * kMin), job(2, 2, 3 * kHour), job(3, 2, 30 * kMin), job(4, 8, kHour)}, 3);
+  REQUIRE(shallow.reservations.size() == 3);
+}
+
+TEST_CASE("interval scheduling: one 60-h interval (pattern C) can never plan a job that does not fit now",
+          "[unit][policy][interval]") {
+  // 8 nodes; R holds nodes 0-3 for 10 more minutes. J1 needs 6 nodes for 1 h, J2 4 nodes.
+  const std::vector<RunningJob> run{running(9, 0, 4, 10 * kMin)};
+  const std::vector<QueuedJob> queue{job(1, 6, kHour), job(2, 4, kHour)};
+  // C: R holds its nodes for the whole horizon, so J1 gets no plan; J2 starts on nodes 4-7.
+  IntervalPolicy c(parse_interval_pattern("C"));
+  const PassDecision dc = run_pass(c, 8, run, queue);
+  REQUIRE(reservation_of(dc, 1) == -1);
+  REQUIRE(dc.start_now == std::vector<JobId>{2});
+  REQUIRE(dc.first_nodes == std::vector<std::uint32_t>{4});
+  // B: R holds only the first hour; J1 is planned at 1h on nodes 0-5; J2 still starts now on 4-7.
+  IntervalPolicy b(parse_interval_pattern("B"));
+  const PassDecision db = run_pass(b, 8, run, queue);
+  REQUIRE(reservation_of(db, 1) == kHour);
+  REQUIRE(db.start_now == std::vector<JobId>{2});
+  REQUIRE(db.first_nodes == std::vector<std::uint32_t>{4});
+}
+
+TEST_CASE("interval plan: the (parallel) earliest-fit search equals a plain scan on large plans",
+          "[unit][policy][interval]") {
+  // 4096 nodes cut into ~1500 segments with random interval masks: earliest() takes its
+  // parallel path; it must give the first interval, then the lowest range, a plain scan finds.
+  const IntervalPattern pattern = parse_interval_pattern("B");
+  IntervalPlan plan(4096, 0, pattern);
+  RandomStream rng(5, 0);
+  for (std::uint32_t first = 0; first < 4096;) {
+    const std::uint32_t count = 1 + static_cast<std::uint32_t>(rng.below(5));
+    if (first + count > 4096) break;
+    const std::size_t from = rng.below(60), upto = from + rng.below(60 - from);
+    if (rng.uniform() < 0.8) plan.occupy(first, count, plan.window(from, (upto - from + 1) * kHour - 1));
+    first += count;
+  }
+  for (const std::uint32_t nodes : {1u, 3u, 8u, 40u, 400u})
+    for (const Time duration : {10 * kMin, 5 * kHour, 30 * kHour}) {
+      CAPTURE(nodes, duration);
+      const IntervalPlan::Placement p = plan.earliest(nodes, duration);
+      std::size_t s = 0;
+      std::int64_t first = -1;
+      for (; s < plan.intervals() && plan.window(s, duration) != 0; ++s)
+        if ((first = plan.lowest_free_range(nodes, plan.window(s, duration))) >= 0) break;
+      if (first < 0) {
+        REQUIRE(p.interval == plan.intervals());
+      } else {
+        REQUIRE(p.interval == s);
+        REQUIRE(p.first_node == static_cast<std::uint32_t>(first));
+      }
+    }
+}
