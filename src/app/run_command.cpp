@@ -113,6 +113,7 @@ std::vector<std::byte> serialise(const model::RunOutput& out) {
   ByteWriter w;
   w.attributes(out.summary);
   w.attributes(out.run_attributes);
+  w.attributes(out.measured);
   w.u64(out.tables.size());
   for (const model::Table& t : out.tables) {
     w.text(t.schema->name);
@@ -136,6 +137,7 @@ model::RunOutput deserialise(const std::vector<std::byte>& bytes, const model::M
   model::RunOutput out;
   out.summary = r.attributes();
   out.run_attributes = r.attributes();
+  out.measured = r.attributes();
   for (std::uint64_t n = r.u64(); n > 0; --n) {
     const std::string name = r.text();
     const io::TableSchema* schema = nullptr;
@@ -187,17 +189,27 @@ void write_run(io::ResultsWriter& writer, const io::RunSpec& run, const model::R
   writer.write_engine(run.id, out.stats);
 }
 
-void print_run(const io::RunSpec& run, const model::RunOutput& out) {
-  std::string metrics;
-  for (const auto& [k, v] : out.summary) {
-    metrics += (metrics.empty() ? "" : ", ") + k + "=";
-    if (const auto* i = std::get_if<std::int64_t>(&v))
-      metrics += std::to_string(*i);
-    else if (const auto* d = std::get_if<double>(&v))
-      metrics += std::to_string(*d);
-    else
-      metrics += std::get<std::string>(v);
+std::string value_text(const io::AttrValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", *d);
+    return text;
   }
+  return std::get<std::string>(v);
+}
+
+// One line per run in a sweep; a lone run gets a key-per-line summary, measurements included.
+void print_run(const io::RunSpec& run, const model::RunOutput& out, bool alone) {
+  if (alone) {
+    std::printf("%s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), varied_text(run).c_str(), out.stats.wall_s,
+                out.stats.sync.c_str(), out.stats.ranks);
+    for (const auto& [k, v] : out.summary) std::printf("  %-28s %s\n", k.c_str(), value_text(v).c_str());
+    for (const auto& [k, v] : out.measured) std::printf("  %-28s %s (wall clock)\n", k.c_str(), value_text(v).c_str());
+    return;
+  }
+  std::string metrics;
+  for (const auto& [k, v] : out.summary) metrics += (metrics.empty() ? "" : ", ") + k + "=" + value_text(v);
   std::printf("%s  %-40s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), varied_text(run).c_str(), metrics.c_str(),
               out.stats.wall_s, out.stats.sync.c_str(), out.stats.ranks);
 }
@@ -283,7 +295,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
     const int leader = static_cast<int>(run.index % static_cast<std::size_t>(groups)) * per_run;
     const model::RunOutput out = leader == 0 ? std::move(local[next_local++].second)
                                              : deserialise(world.receive(leader, static_cast<int>(run.index)), model);
-    if (!o.quiet) print_run(run, out);
+    if (!o.quiet) print_run(run, out, runs.size() == 1);
     write_run(*writer, run, out);
   }
   writer->finish();

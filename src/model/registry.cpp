@@ -122,6 +122,7 @@ RunOutput run_batch_model(const Communicator& comm, const io::Config& c, const E
                         {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())},
                         {"machine.nodes", static_cast<std::int64_t>(p.nodes)},
                         {"machine.groups", static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()))}};
+  out.measured = batch::pass_cost_summary(r.pass_costs);
   if (comm.rank() == 0) {
     out.tables.push_back(table_of(batch::job_table_schema(), r.jobs));
     out.tables.push_back(table_of(batch::series_table_schema(), r.series));
@@ -161,7 +162,7 @@ const std::vector<ModelInfo>& models() {
            {"batch.allocation", io::ConfigType::string, std::string(""),
             "any (lowest-numbered free nodes) or contiguous (one range, lowest start); empty = the preset's, else any"},
            {"batch.policy", io::ConfigType::string, std::string("easy"),
-            "fcfs, easy, conservative, interval, lwjf or wrsa-or (policy/batch/)"},
+            "fcfs, easy, conservative, interval, lwjf, wrsa-or or wrsa-ar (policy/batch/)"},
            {"batch.interval_pattern", io::ConfigType::string, std::string("A"),
             "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h"},
            {"batch.window_from_s", io::ConfigType::number, 0.0,

@@ -51,5 +51,23 @@ if "$python" "$src/tests/python/test_helper.py" "$work/one.h5" "$work/long.h5.pa
 if "$python" "$src/experiments/phold/plot.py" "$work/groups.h5" --out "$work/plots" && [ -s "$work/plots/phold_series.png" ]; then
   pass "experiments/phold/plot.py draws from a results file"; else fail "experiments/phold/plot.py"; fi
 
+# The K computer study, small: the quick configuration over patterns A and C on 1 rank and on 2
+# ranks (optimistic), identical model data; the study script draws from the file; the mix is
+# exported as SWF and read back.
+quick="$src/experiments/kcomputer-interval/quick.toml"
+kset=(--set kmix.days=1.5 --set batch.window_until_s=129600 --set experiment.replications=2)
+printf '[sweep]\n"batch.interval_pattern" = ["A", "C"]\n' >"$work/kpatterns.toml"
+cat "$quick" "$work/kpatterns.toml" >"$work/kquick.toml"
+"$tw" run "$work/kquick.toml" -o "$work/k1.h5" -q "${kset[@]}" || fail "K computer quick run on 1 rank"
+"$mpirun" -np 2 --oversubscribe "$tw" run "$work/kquick.toml" -o "$work/k2.h5" -q "${kset[@]}" \
+  --set engine.sync=optimistic --ranks-per-run 2 || fail "K computer quick run on 2 ranks"
+if "$python" "$src/tests/python/compare_results.py" "$work/k1.h5" "$work/k2.h5"; then
+  pass "K computer: identical model data sequential vs optimistic on 2 ranks"; else fail "K computer: 1 vs 2 ranks"; fi
+if "$python" "$src/experiments/kcomputer-interval/plot.py" "$work/k1.h5" --out "$work/kplots" >/dev/null &&
+  [ -s "$work/kplots/utilisation.png" ] && [ -s "$work/kplots/patterns.csv" ]; then
+  pass "experiments/kcomputer-interval/plot.py draws from a results file"; else fail "kcomputer-interval/plot.py"; fi
+expect "generate kcomputer writes SWF" 0 "wrote [0-9]+ jobs" -- "$tw" generate kcomputer -o "$work/kmix.swf" --set kmix.days=2
+expect "the generated mix reads back" 0 "MaxNodes|82944" -- "$tw" inspect "$work/kmix.swf"
+
 echo "run pipeline: $failures failure(s)"
 [ "$failures" -eq 0 ]

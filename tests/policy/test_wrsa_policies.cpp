@@ -81,3 +81,43 @@ TEST_CASE("wrsa-or: with every user's WRSA equal it is exactly EASY", "[unit][po
     REQUIRE(starts(testing::replay(jobs, 16, wrsa_or)) == starts(testing::replay(jobs, 16, easy)));
   }
 }
+
+TEST_CASE("wrsa-ar: a more accurate user's new job may push back reservations within their bounds",
+          "[unit][policy][wrsa]") {
+  // 10 nodes, all held by R until 100. Pass at 0: L (10 nodes, 100 s, WRSA 0.5) is reserved at
+  // 100, bound 100 + 0.5 x 100 = 150.
+  WrsaAllReservedPolicy ar;
+  const std::vector<RunningJob> running = {{9, 10, -50, 100}};
+  const QueuedJob low = job(1, 10, 100, 0.5);
+  PassDecision d = ar.pass({0, std::vector<QueuedJob>{low}, running, 10, 0, 0, 0});
+  REQUIRE(reservation_of(d, 1) == 100);
+  SECTION("pushed back within the bound: H (WRSA 1.0, 40 s) goes first, L moves to 140 <= 150") {
+    d = ar.pass({10, std::vector<QueuedJob>{low, job(2, 10, 40, 1.0)}, running, 10, 0, 0, 0});
+    REQUIRE(reservation_of(d, 2) == 100);
+    REQUIRE(reservation_of(d, 1) == 140);
+    // The next pass keeps both plans: nothing new to push for.
+    d = ar.pass({20, std::vector<QueuedJob>{low, job(2, 10, 40, 1.0)}, running, 10, 0, 0, 0});
+    REQUIRE(reservation_of(d, 2) == 100);
+    REQUIRE(reservation_of(d, 1) == 140);
+  }
+  SECTION("not beyond it: H of 60 s would push L to 160 > 150, so H waits for L (at 200)") {
+    d = ar.pass({10, std::vector<QueuedJob>{low, job(2, 10, 60, 1.0)}, running, 10, 0, 0, 0});
+    REQUIRE(reservation_of(d, 1) == 100);
+    REQUIRE(reservation_of(d, 2) == 200);
+  }
+  SECTION("equal scores: no pushing, exactly conservative backfill (H at 200)") {
+    d = ar.pass({10, std::vector<QueuedJob>{job(1, 10, 100, 0.5), job(2, 10, 40, 0.5)}, running, 10, 0, 0, 0});
+    REQUIRE(reservation_of(d, 1) == 100);
+    REQUIRE(reservation_of(d, 2) == 200);
+  }
+}
+
+TEST_CASE("wrsa-ar: with every user's WRSA equal it is exactly conservative backfill", "[unit][policy][wrsa]") {
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    CAPTURE(seed);
+    const auto jobs = testing::random_jobs(seed, 500, 16, {.max_gap_s = 50, .overrun_fraction = 0});
+    ConservativeBackfillPolicy conservative;
+    WrsaAllReservedPolicy wrsa_ar;
+    REQUIRE(starts(testing::replay(jobs, 16, wrsa_ar)) == starts(testing::replay(jobs, 16, conservative)));
+  }
+}

@@ -26,6 +26,7 @@ struct RunOutput {
   RunStats stats;
   io::Attributes summary;         // headline metrics (deterministic: no wall-clock values)
   io::Attributes run_attributes;  // e.g. workload transforms and reader tallies
+  io::Attributes measured;        // wall-clock measurements of the model (printed, not deterministic)
   std::vector<Table> tables;      // only on rank 0 of the communicator
 };
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <variant>
 
 #include "tracewarp/core/error.hpp"
@@ -84,7 +85,7 @@ struct Collector {
 };
 
 using Policy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, IntervalPolicy, LwjfPolicy,
-                            WrsaOneReservedPolicy>;
+                            WrsaOneReservedPolicy, WrsaAllReservedPolicy>;
 
 Policy make_policy(const BatchParams& params) {
   const std::string& name = params.policy;
@@ -93,12 +94,13 @@ Policy make_policy(const BatchParams& params) {
   if (name == "conservative") return ConservativeBackfillPolicy{};
   if (name == "lwjf") return LwjfPolicy{};
   if (name == "wrsa-or") return WrsaOneReservedPolicy{};
+  if (name == "wrsa-ar") return WrsaAllReservedPolicy{};
   if (name == "interval") {
     if (params.allocation != Allocation::contiguous)
       throw ConfigError("batch.policy = \"interval\" plans contiguous ranges: set batch.allocation = \"contiguous\"");
     return IntervalPolicy{parse_interval_pattern(params.interval_pattern)};
   }
-  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative, interval, lwjf, wrsa-or)");
+  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative, interval, lwjf, wrsa-or, wrsa-ar)");
 }
 
 // Submits one resource group's jobs at their submit times.
@@ -222,7 +224,9 @@ class SchedulerLp {
     ctx.emit(kJobRecord, make_row(index, it->second.t0, it->second.start, ctx.now(), status,
                                   part().first_node + it->second.ranges.front().first));
     wrsa_at_submit_.erase(index);
-    by_requested_end_.erase({it->second.start + queue_requested(index), index});
+    const RunningJob key{index, 0, 0, it->second.start + queue_requested(index), 0};
+    by_requested_end_.erase(
+        std::lower_bound(by_requested_end_.begin(), by_requested_end_.end(), key, ByRequestedEnd{}));
     running_.erase(it);
     ++done_;
     request_pass(ctx);
@@ -239,20 +243,17 @@ class SchedulerLp {
 
   void pass(EventContext& ctx) {
     const auto clock_start = std::chrono::steady_clock::now();
-    std::vector<RunningJob> running;
-    running.reserve(running_.size());
-    for (const auto& [end, index] : by_requested_end_)  // sorted, as the profile likes them
-      running.push_back(
-          {index, job(index).nodes, end - queue_requested(index), end, running_.at(index).ranges.front().first});
+    // Sorted by requested end, as the profile likes them.
+    const std::span<const RunningJob> running = by_requested_end_;
     const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
     if (reads_wrsa && scores_changed_) {  // scores move only when jobs end
-      for (QueuedJob& q : queue_) q.wrsa = wrsa_.score(q.user);
+      for (QueuedJob& q : queued()) q.wrsa = wrsa_.score(q.user);
       scores_changed_ = false;
     }
     const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
-    const SchedulingInput in{ctx.now(), queue_, running, pool_.total(), pool_.free(), shared_->params.queue_depth,
+    const SchedulingInput in{ctx.now(), queued(), running, pool_.total(), pool_.free(), shared_->params.queue_depth,
                              smallest};
-    const std::uint32_t queued_before = static_cast<std::uint32_t>(queue_.size());
+    const std::uint32_t queued_before = static_cast<std::uint32_t>(queued().size());
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
     for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0
     if (!d.first_nodes.empty() && d.first_nodes.size() != d.start_now.size())
@@ -263,15 +264,36 @@ class SchedulerLp {
           d.first_nodes.empty() ? std::nullopt : std::optional<std::uint32_t>(d.first_nodes[i]);
       if (start(d.start_now[i], placed, ctx)) started.push_back(d.start_now[i]);
     }
-    // One pass over the queue removes every started job.
-    std::sort(started.begin(), started.end());
-    if (!started.empty())
-      std::erase_if(queue_,
-                    [&](const QueuedJob& q) { return std::binary_search(started.begin(), started.end(), q.id); });
+    remove_started(started);
     ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
                                   static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations});
     out_->pass_wall_us[{part().series_group, ctx.now()}] =
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - clock_start).count();
+  }
+
+  // Takes the started jobs out of the queue. The queue is in workload-index order (arrivals come
+  // in that order), so each is found by binary search; a job at the front only moves the front
+  // (FCFS starts cost nothing), others are erased, from the back so positions stay valid.
+  void remove_started(std::vector<std::uint64_t>& started) {
+    std::sort(started.begin(), started.end());
+    std::vector<std::size_t> positions;
+    positions.reserve(started.size());
+    for (const std::uint64_t id : started) {
+      const auto it = std::lower_bound(queue_.begin() + static_cast<std::ptrdiff_t>(front_), queue_.end(), id,
+                                       [](const QueuedJob& q, std::uint64_t v) { return q.id < v; });
+      if (it == queue_.end() || it->id != id)
+        throw InvariantError("batch scheduler: started job " + std::to_string(id) + " is not queued");
+      positions.push_back(static_cast<std::size_t>(it - queue_.begin()));
+    }
+    std::size_t at_front = 0;
+    while (at_front < positions.size() && positions[at_front] == front_ + at_front) ++at_front;
+    for (std::size_t k = positions.size(); k > at_front; --k)
+      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(positions[k - 1]));
+    front_ += at_front;
+    if (front_ > 1024 && 2 * front_ > queue_.size()) {  // compact now and then: amortised O(1)
+      queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(front_));
+      front_ = 0;
+    }
   }
 
   Time queue_requested(std::uint64_t index) const {
@@ -296,7 +318,9 @@ class SchedulerLp {
     const auto planned = t0_.find(index);
     if (planned == t0_.end()) throw InvariantError("batch scheduler: policy started a job it never planned");
     running_[index] = {ctx.now(), planned->second, ranges};
-    by_requested_end_.insert({ctx.now() + queue_requested(index), index});
+    const RunningJob entry{index, j.nodes, ctx.now(), ctx.now() + queue_requested(index), ranges.front().first};
+    by_requested_end_.insert(
+        std::upper_bound(by_requested_end_.begin(), by_requested_end_.end(), entry, ByRequestedEnd{}), entry);
     t0_.erase(planned);
     queued_sizes_.erase(queued_sizes_.find(j.nodes));
     // The scheduler ends the job itself; the node blocks learn their share for their accounting.
@@ -318,7 +342,7 @@ class SchedulerLp {
 
   void sample(EventContext& ctx) {
     const SeriesRow row{to_seconds(ctx.now()), pool_.total() - pool_.free(),
-                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queue_.size()),
+                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queued().size()),
                         part().series_group};
     ctx.emit(kSeriesRecord, row);
     if (done_ < part().jobs.size()) ctx.send(ctx.self(), shared_->params.sample_interval, kSample);
@@ -356,14 +380,25 @@ class SchedulerLp {
   const Shared* shared_;
   Collector* out_;
   std::size_t group_;
-  std::vector<QueuedJob> queue_;               // arrival order = submit time, then workload index
+  std::span<QueuedJob> queued() { return std::span<QueuedJob>(queue_).subspan(front_); }
+  std::span<const QueuedJob> queued() const { return std::span<const QueuedJob>(queue_).subspan(front_); }
+
+  std::vector<QueuedJob> queue_;               // from front_ on: arrival order = submit time, then workload index
+  std::size_t front_ = 0;                      // jobs before it have started (removed lazily)
   std::multiset<std::uint32_t> queued_sizes_;  // node counts of the queued jobs
   std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one
   std::map<std::uint64_t, Running> running_;
-  std::set<std::pair<Time, std::uint64_t>> by_requested_end_;  // running jobs, by requested end
-  WrsaScores wrsa_;                                            // users' walltime-request accuracy
-  bool scores_changed_ = false;                                // since the queued jobs' scores were last refreshed
-  std::map<std::uint64_t, double> wrsa_at_submit_;             // queued and running jobs' user score at submission
+  struct ByRequestedEnd {
+    bool operator()(const RunningJob& a, const RunningJob& b) const {
+      return a.requested_end < b.requested_end || (a.requested_end == b.requested_end && a.id < b.id);
+    }
+  };
+  // Running jobs as policies see them, sorted (a vector: passes read it far more often than
+  // starts and ends change it).
+  std::vector<RunningJob> by_requested_end_;
+  WrsaScores wrsa_;                                 // users' walltime-request accuracy
+  bool scores_changed_ = false;                     // since the queued jobs' scores were last refreshed
+  std::map<std::uint64_t, double> wrsa_at_submit_;  // queued and running jobs' user score at submission
   NodePool pool_;
   Policy policy_;
   Time pass_at_ = -1;
@@ -629,6 +664,18 @@ io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
     for (std::size_t g = 0; g < groups.size(); ++g)
       out["utilisation_" + groups[g].name] = utilisation(busy[g], groups[g].nodes);
   return out;
+}
+
+io::Attributes pass_cost_summary(const std::vector<PassCostRow>& passes) {
+  std::vector<double> us;
+  for (const PassCostRow& p : passes)
+    if (p.wall_us >= 0) us.push_back(p.wall_us);
+  if (us.empty()) return {};
+  std::sort(us.begin(), us.end());
+  double sum = 0;
+  for (const double u : us) sum += u;
+  const auto p99 = us[std::min(us.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(us.size())))];
+  return {{"pass_mean_us", sum / static_cast<double>(us.size())}, {"pass_p99_us", p99}, {"pass_max_us", us.back()}};
 }
 
 std::vector<UserRow> user_aggregates(const std::vector<JobRow>& jobs) {

@@ -38,7 +38,7 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   for (std::size_t i = head_index + 1; i < limit && free >= smallest; ++i) {
     const QueuedJob& job = in.queue[i];
     if (job.nodes > free) continue;
-    check_fits_machine(job, in);
+    check_fits_machine(job, in);  // (only candidates: it is a check on the model, not a filter)
     const bool ends_by_shadow = end_of(in.now, job.requested) <= shadow;
     if (!ends_by_shadow && job.nodes > extra) continue;
     free -= job.nodes;

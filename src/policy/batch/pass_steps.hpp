@@ -19,11 +19,16 @@ inline Time end_of(Time start, Time duration) {
   return duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
 }
 
+[[noreturn, gnu::cold, gnu::noinline]] inline void report_misfit(const QueuedJob& job, const SchedulingInput& in) {
+  throw InvariantError("job " + std::to_string(job.id) + " asks for " + std::to_string(job.nodes) +
+                       " nodes on a machine of " + std::to_string(in.total_nodes) +
+                       " (the model must reject such jobs at submission)");
+}
+
+// Called for every job a pass looks at, so the check is kept tiny and the report out of line.
 inline void check_fits_machine(const QueuedJob& job, const SchedulingInput& in) {
-  if (job.nodes == 0 || job.nodes > in.total_nodes)
-    throw InvariantError("job " + std::to_string(job.id) + " asks for " + std::to_string(job.nodes) +
-                         " nodes on a machine of " + std::to_string(in.total_nodes) +
-                         " (the model must reject such jobs at submission)");
+  if (job.nodes == 0 || job.nodes > in.total_nodes) [[unlikely]]
+    report_misfit(job, in);
 }
 
 // Starts queue jobs in order from the head while they fit; returns the index of the first that

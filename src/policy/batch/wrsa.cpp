@@ -82,4 +82,79 @@ PassDecision WrsaOneReservedPolicy::pass(const SchedulingInput& in) {
   return out;
 }
 
+PassDecision WrsaAllReservedPolicy::pass(const SchedulingInput& in) {
+  PassDecision out;
+  AvailabilityProfile profile(in.now, in.free_nodes, in.running);
+  const std::vector<std::size_t> order = by_wrsa(in, 0, considered(in));
+  // Standing reservations go into the profile first (as in conservative backfill).
+  std::map<JobId, Plan> standing;
+  for (const std::size_t i : order) {
+    const QueuedJob& job = in.queue[i];
+    detail::check_fits_machine(job, in);
+    const auto it = reserved_.find(job.id);
+    if (it == reserved_.end()) continue;
+    const Time start = std::max(it->second.start, in.now);
+    if (!profile.fits(start, job.requested, job.nodes)) {
+      ++out.broken_reservations;  // placed afresh below, keeping its bound
+      continue;
+    }
+    profile.reserve(start, job.requested, job.nodes);
+    standing[job.id] = {start, it->second.bound};
+  }
+  const auto slack = [&](const QueuedJob& job) {
+    return static_cast<Time>((settings_.alpha - 1) * static_cast<double>(job.requested));
+  };
+  std::map<JobId, Plan> kept;
+  for (std::size_t pos = 0; pos < order.size(); ++pos) {
+    const QueuedJob& job = in.queue[order[pos]];
+    Plan plan;
+    if (const auto it = standing.find(job.id); it != standing.end()) {  // compress: only earlier
+      profile.release(it->second.start, job.requested, job.nodes);
+      plan = {profile.earliest_start(job.nodes, job.requested), it->second.bound};
+      profile.reserve(plan.start, job.requested, job.nodes);
+    } else {
+      plan.start = profile.earliest_start(job.nodes, job.requested);
+      // The relaxation: push back later reservations of lower-WRSA users, within their bounds.
+      std::vector<std::size_t> pushed;
+      for (std::size_t later = pos + 1; later < order.size(); ++later) {
+        const QueuedJob& other = in.queue[order[later]];
+        if (other.wrsa < job.wrsa && standing.count(other.id)) pushed.push_back(order[later]);
+      }
+      bool placed = false;
+      if (!pushed.empty() && plan.start > in.now) {
+        AvailabilityProfile trial = profile;
+        for (const std::size_t k : pushed)
+          trial.release(standing[in.queue[k].id].start, in.queue[k].requested, in.queue[k].nodes);
+        const Time earlier = trial.earliest_start(job.nodes, job.requested);
+        trial.reserve(earlier, job.requested, job.nodes);
+        bool within_bounds = earlier < plan.start;  // otherwise pushing gains nothing
+        std::vector<Time> moved;
+        for (std::size_t n = 0; within_bounds && n < pushed.size(); ++n) {
+          const QueuedJob& other = in.queue[pushed[n]];
+          const Time at = trial.earliest_start(other.nodes, other.requested);
+          within_bounds = at <= standing[other.id].bound;
+          trial.reserve(at, other.requested, other.nodes);
+          moved.push_back(at);
+        }
+        if (within_bounds) {
+          profile = std::move(trial);
+          for (std::size_t n = 0; n < pushed.size(); ++n) standing[in.queue[pushed[n]].id].start = moved[n];
+          plan.start = earlier;
+          placed = true;
+        }
+      }
+      if (!placed) profile.reserve(plan.start, job.requested, job.nodes);
+      const auto before = reserved_.find(job.id);  // a broken reservation keeps its first bound
+      plan.bound = before != reserved_.end() ? before->second.bound : end_of(plan.start, slack(job));
+    }
+    out.reservations.push_back({job.id, plan.start});
+    if (plan.start == in.now)
+      out.start_now.push_back(job.id);
+    else
+      kept[job.id] = plan;
+  }
+  reserved_ = std::move(kept);
+  return out;
+}
+
 }  // namespace tracewarp::batch

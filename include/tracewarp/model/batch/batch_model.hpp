@@ -123,6 +123,8 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
 
 // Headline metrics from the job rows.
 io::Attributes batch_summary(const BatchResult& result, const BatchParams& params);
+// Scheduling pass cost from the pass table: mean, p99 and max wall-clock microseconds.
+io::Attributes pass_cost_summary(const std::vector<PassCostRow>& passes);
 // Per-user aggregates (users with >= 10 jobs that ran), by user.
 std::vector<UserRow> user_aggregates(const std::vector<JobRow>& jobs);
 

@@ -13,7 +13,14 @@
 //    T0 + (alpha - 1) x the head's requested walltime, T0 being the head's planned start at the
 //    beginning of the pass; any other candidate may not move it later at all. alpha = 1.5.
 //    With equal scores for all users this is exactly EASY backfill.
-//  * WRSA-AR (all reserved) is not implemented yet.
+//  * WRSA-AR (all reserved): conservative backfill (backfill.hpp) over the queue in descending
+//    WRSA (ties: queue order). Each job keeps a bound, fixed at its first reservation T0:
+//    T0 + (alpha - 1) x its requested walltime. Reservations are compressed each pass and never
+//    move later — except that a job placed for the first time may push back reservations of
+//    jobs of users with strictly lower WRSA, each at most to its bound: the new job is placed in
+//    the profile without those, they are put back at their earliest fits in order, and if any
+//    would start after its bound the new job is placed as in conservative backfill instead.
+//    With equal scores for all users this is exactly conservative backfill.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +55,24 @@ class LwjfPolicy final : public BatchPolicy {
   bool reads_wrsa() const override { return true; }
   PassDecision pass(const SchedulingInput& in) override;
   bool operator==(const LwjfPolicy&) const = default;
+};
+
+class WrsaAllReservedPolicy final : public BatchPolicy {
+ public:
+  explicit WrsaAllReservedPolicy(WrsaSettings settings = {}) : settings_(settings) {}
+  std::string name() const override { return "wrsa-ar"; }
+  bool reads_wrsa() const override { return true; }
+  PassDecision pass(const SchedulingInput& in) override;
+  bool operator==(const WrsaAllReservedPolicy&) const = default;
+
+ private:
+  struct Plan {
+    Time start;  // current reservation
+    Time bound;  // latest start a higher-WRSA job may push it to
+    bool operator==(const Plan&) const = default;
+  };
+  WrsaSettings settings_;
+  std::map<JobId, Plan> reserved_;
 };
 
 class WrsaOneReservedPolicy final : public BatchPolicy {
