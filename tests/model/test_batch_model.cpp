@@ -234,3 +234,19 @@ TEST_CASE("batch model: interval scheduling needs contiguous allocation; bad pat
   REQUIRE_THROWS_WITH(run_batch(Communicator::self(), grouped_workload(), p, EngineConfig{}),
                       Catch::Contains("groups have 9 nodes"));
 }
+
+TEST_CASE("batch model: a job longer than the interval horizon is rejected, not queued forever",
+          "[unit][model][batch][interval]") {
+  io::Workload w = grouped_workload();
+  w.jobs[4].requested = from_seconds(std::int64_t{401});  // E: the horizon is 400 s
+  w.jobs[4].run = from_seconds(std::int64_t{30});
+  BatchParams p;
+  p.nodes = 8;
+  p.groups = two_groups();
+  p.allocation = Allocation::contiguous;
+  p.policy = "interval";
+  p.interval_pattern = "100s:400s";
+  const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
+  REQUIRE(r.jobs[4].status == static_cast<std::int16_t>(JobStatus::rejected));
+  REQUIRE(r.jobs[2].start_s == 150);  // the others as before
+}

@@ -1,7 +1,9 @@
 // An engine-free replay of a workload under a batch policy, for checking the policies'
 // invariants on real traces. It is a test harness, not the batch model: one scheduling pass at
 // every instant where jobs end or arrive (ends first), jobs killed at their requested walltime,
-// any free nodes. It records what the invariants need.
+// nodes from a node pool: the policy's placement when it gives one (interval scheduling), else
+// the lowest-numbered free nodes. It records what the invariants need, and counts placements on
+// nodes in use (double booking).
 #pragma once
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "tracewarp/io/job.hpp"
+#include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
 namespace tracewarp::testing {
@@ -18,6 +21,7 @@ struct ReplayRecord {
   Time submit = 0, start = -1, end = -1;
   std::uint32_t nodes = 0;
   std::vector<Time> reservations;       // planned starts, one per pass that planned this job
+  std::vector<Time> planned_ahead;      // the same, minus the pass time
   std::vector<Time> head_reservations;  // those made while the job was the head (EASY's shadow)
 };
 
@@ -27,6 +31,7 @@ struct ReplayResult {
   std::uint32_t peak_used = 0;
   std::uint64_t passes = 0;
   std::uint64_t broken_reservations = 0;
+  std::uint64_t double_booked = 0;  // starts placed on nodes in use
 };
 
 inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t machine_nodes,
@@ -39,6 +44,8 @@ inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t m
   std::priority_queue<End, std::vector<End>, std::greater<>> ends;
   std::size_t next = 0;
   std::map<batch::JobId, Time> run_of;
+  batch::NodePool pool(machine_nodes);
+  std::map<batch::JobId, std::vector<batch::NodeRange>> nodes_of;
   while (next < workload.size() || !ends.empty()) {
     const Time now = std::min(next < workload.size() ? workload[next].submit : kTimeInfinity,
                               ends.empty() ? kTimeInfinity : ends.top().first);
@@ -48,12 +55,13 @@ inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t m
       const auto it = std::find_if(running.begin(), running.end(), [&](const auto& r) { return r.id == id; });
       used -= it->nodes;
       running.erase(it);
+      pool.release(nodes_of[id]);
     }
     while (next < workload.size() && workload[next].submit == now) {
       const io::Job& j = workload[next++];
       if (j.nodes == 0 || j.nodes > machine_nodes) continue;
       queue.push_back({j.id, j.nodes, j.requested, j.submit, j.user, 1.0});
-      out.jobs[j.id] = {j.submit, -1, -1, j.nodes, {}, {}};
+      out.jobs[j.id] = {j.submit, -1, -1, j.nodes, {}, {}, {}};
       run_of[j.id] = std::min(j.run, j.requested);  // killed at walltime
     }
     if (queue.empty()) continue;
@@ -63,17 +71,27 @@ inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t m
     const batch::JobId head = queue.front().id;
     for (const batch::Reservation& r : d.reservations) {
       out.jobs[r.id].reservations.push_back(r.start);
+      out.jobs[r.id].planned_ahead.push_back(r.start - now);
       if (r.id == head || (r.start != now && out.jobs[r.id].head_reservations.empty() && r.id == head))
         out.jobs[r.id].head_reservations.push_back(r.start);
     }
-    for (const batch::JobId id : d.start_now) {
+    for (std::size_t k = 0; k < d.start_now.size(); ++k) {
+      const batch::JobId id = d.start_now[k];
       const auto it = std::find_if(queue.begin(), queue.end(), [&](const auto& q) { return q.id == id; });
+      if (d.first_nodes.empty()) {
+        nodes_of[id] = pool.allocate(it->nodes, batch::Allocation::any);
+      } else if (pool.allocate_at(d.first_nodes[k], it->nodes)) {
+        nodes_of[id] = {{d.first_nodes[k], it->nodes}};
+      } else {
+        ++out.double_booked;
+        continue;
+      }
       ReplayRecord& rec = out.jobs[id];
       rec.start = now;
       rec.end = now + run_of[id];
       used += it->nodes;
       out.peak_used = std::max(out.peak_used, used);
-      running.push_back({id, it->nodes, now, now + it->requested});
+      running.push_back({id, it->nodes, now, now + it->requested, nodes_of[id].front().first});
       ends.push({rec.end, id});
       out.start_order.push_back(id);
       queue.erase(it);

@@ -1,16 +1,20 @@
 // Invariants of the batch policies over whole workloads (random here; real traces in the
 // validation label): capacity never exceeded, no start before submission, FCFS never reorders,
-// EASY never delays its head's reservation, conservative never delays any reservation.
+// EASY never delays its head's reservation, conservative never delays any reservation, interval
+// plans lie on interval boundaries inside the horizon; no policy ever books a node twice.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <utility>
 
 #include "../support/random_jobs.hpp"
 #include "replay.hpp"
 #include "tracewarp/engine/random.hpp"
 #include "tracewarp/io/trace.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/interval.hpp"
 #include "tracewarp/policy/batch/wrsa.hpp"
 
 using namespace tracewarp;
@@ -20,6 +24,7 @@ namespace {
 
 void check_common(const ReplayResult& r, std::uint32_t machine, std::size_t jobs) {
   REQUIRE(r.peak_used <= machine);
+  REQUIRE(r.double_booked == 0);
   REQUIRE(r.start_order.size() == jobs);  // everything ran
   for (const auto& [id, rec] : r.jobs) {
     REQUIRE(rec.start >= rec.submit);
@@ -60,6 +65,24 @@ void check_policy_invariants(const std::vector<io::Job>& jobs, std::uint32_t mac
       if (depth == 0) REQUIRE(non_increasing(rec.reservations));  // no reservation is ever delayed
       if (!rec.reservations.empty()) REQUIRE(rec.start <= rec.reservations.front());
     }
+  }
+  for (const char* name : {"A", "B", "C"}) {  // interval plans: on boundaries, inside the horizon
+    CAPTURE(name);
+    batch::IntervalPolicy interval(batch::parse_interval_pattern(name));
+    std::set<Time> boundaries;
+    Time at = 0;
+    for (const Time length : interval.pattern().lengths) boundaries.insert(std::exchange(at, at + length));
+    std::vector<io::Job> plannable;  // (the model rejects longer jobs at submission)
+    std::copy_if(jobs.begin(), jobs.end(), std::back_inserter(plannable),
+                 [&](const io::Job& j) { return j.requested <= interval.pattern().horizon(); });
+    const ReplayResult r = replay(plannable, machine, interval, depth);
+    check_common(r, machine, plannable.size());
+    for (const auto& [id, rec] : r.jobs)
+      for (const Time ahead : rec.planned_ahead) {
+        CAPTURE(id, ahead);
+        REQUIRE(boundaries.count(ahead) == 1);
+        REQUIRE(ahead < interval.pattern().horizon());
+      }
   }
 }
 

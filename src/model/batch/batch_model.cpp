@@ -194,13 +194,14 @@ class SchedulerLp {
   void arrive(std::uint64_t index, EventContext& ctx) {
     ++arrived_;
     const io::Job& j = job(index);
-    if (j.nodes < part().group.min_job_nodes || j.nodes > part().group.max_job_nodes) {  // reported, not queued
+    const Time requested = j.requested > 0 ? j.requested : j.run;
+    const Time longest = std::visit([](const auto& p) { return p.longest_plannable(); }, policy_);
+    if (j.nodes < part().group.min_job_nodes || j.nodes > part().group.max_job_nodes || requested > longest) {
       JobRow row = make_row(index, -1, -1, ctx.now(), JobStatus::rejected, 0);
       ctx.emit(kJobRecord, row);
       ++done_;
       return;
     }
-    const Time requested = j.requested > 0 ? j.requested : j.run;
     const double score = wrsa_.score(j.user);
     queue_.push_back({index, j.nodes, requested, j.submit, j.user, score});
     wrsa_at_submit_[index] = score;
@@ -445,7 +446,9 @@ const io::TableSchema& job_table_schema() {
       {TRACEWARP_COLUMN(JobRow, id, "", "job number in the trace"),
        TRACEWARP_COLUMN(JobRow, index, "", "position in the (transformed) workload; unique"),
        TRACEWARP_COLUMN(JobRow, user, "", "user id (-1 unknown)"),
-       TRACEWARP_COLUMN(JobRow, status, "", "0 completed, 1 killed at walltime, 2 rejected (larger than the machine)"),
+       TRACEWARP_COLUMN(JobRow, status, "",
+                        "0 completed, 1 killed at walltime, 2 rejected (no group takes its size, or longer than the "
+                        "policy can plan)"),
        TRACEWARP_COLUMN(JobRow, nodes, "nodes", "nodes used"),
        TRACEWARP_COLUMN(JobRow, first_node, "", "first node of the allocation"),
        TRACEWARP_COLUMN(JobRow, submit_s, "s", "submission"),

@@ -84,6 +84,8 @@ class IntervalPolicy final : public BatchPolicy {
  public:
   explicit IntervalPolicy(IntervalPattern pattern) : pattern_(std::move(pattern)) {}
   std::string name() const override { return "interval"; }
+  // A job longer than the horizon never fits in it.
+  Time longest_plannable() const override { return pattern_.horizon(); }
   PassDecision pass(const SchedulingInput& in) override;
   const IntervalPattern& pattern() const { return pattern_; }
   bool operator==(const IntervalPolicy&) const = default;

@@ -73,6 +73,9 @@ class BatchPolicy {
   virtual PassDecision pass(const SchedulingInput& input) = 0;
   // Whether pass() reads QueuedJob::wrsa (models then keep it current).
   virtual bool reads_wrsa() const { return false; }
+  // The longest requested walltime the policy can ever plan; models reject longer jobs at
+  // submission rather than let them wait forever.
+  virtual Time longest_plannable() const { return kTimeInfinity; }
 };
 
 // "fcfs", "easy", "conservative"; throws ConfigError for other names.
