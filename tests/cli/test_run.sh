@@ -69,5 +69,28 @@ if "$python" "$src/experiments/kcomputer-interval/plot.py" "$work/k1.h5" --out "
 expect "generate kcomputer writes SWF" 0 "wrote [0-9]+ jobs" -- "$tw" generate kcomputer -o "$work/kmix.swf" --set kmix.days=2
 expect "the generated mix reads back" 0 "MaxNodes|82944" -- "$tw" inspect "$work/kmix.swf"
 
+# The WRSA study's script on a small sweep (a generated mix scaled to 768 nodes, so no trace is
+# needed): every policy, two WRA variants, two inter-arrival scalings.
+"$tw" generate kcomputer -o "$work/k768.swf" --set kmix.days=3 --set batch.machine=kcomputer-768 >/dev/null ||
+  fail "generate kcomputer for the 768-node machine"
+cat >"$work/wrsa.toml" <<TOML
+[experiment]
+model = "batch"
+[workload]
+trace = "$work/k768.swf"
+[batch]
+nodes = 768
+queue_depth = 100
+tick_s = 60.0
+[sweep]
+"batch.policy" = ["easy", "lwjf", "wrsa-or", "wrsa-ar"]
+"workload.iat_scale" = [1.0, 0.25]
+"workload.wra" = [0.0, 0.2]
+TOML
+"$mpirun" -np 2 --oversubscribe "$tw" run "$work/wrsa.toml" -o "$work/wrsa.h5" -q --ranks-per-run 1 || fail "WRSA sweep"
+if "$python" "$src/experiments/wrsa-backfill/plot.py" "$work/wrsa.h5" --out "$work/wplots" >/dev/null 2>&1 &&
+  [ -s "$work/wplots/makespan.png" ] && [ -s "$work/wplots/user_wrsa.png" ]; then
+  pass "experiments/wrsa-backfill/plot.py draws from a results file"; else fail "wrsa-backfill/plot.py"; fi
+
 echo "run pipeline: $failures failure(s)"
 [ "$failures" -eq 0 ]

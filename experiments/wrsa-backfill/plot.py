@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The WRSA-aware backfill study's figures and tables from a results file
+(experiments/wrsa-backfill/study.toml):
+
+  makespan.csv / makespan.png    makespan of each policy relative to EASY (mean over windows),
+                                 per requested-time variant (original, WRA 100%, WRA 20%) and
+                                 inter-arrival scaling
+  utilisation.csv                utilisation of each policy, same layout
+  wait_by_class.png              mean wait by node class and by requested-walltime class, per
+                                 policy (original walltimes, IAT x1/4)
+  user_wrsa.png                  per-user mean WRSA at submission against mean wait, delay and
+                                 bounded slowdown (users with >= 10 jobs; original walltimes,
+                                 IAT x1/4, one point per user and window), per policy
+  utilisation_over_time.png      used nodes over time, first window, original walltimes, IAT x1/4
+
+    python3 experiments/wrsa-backfill/plot.py wrsa-backfill.h5 [--out DIR]
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from tracewarp_results import load  # noqa: E402
+
+POLICIES = ["easy", "lwjf", "wrsa-or", "wrsa-ar"]
+WRA_NAMES = {0.0: "original", 1.0: "WRA 100%", 0.2: "WRA 20%"}
+NODE_EDGES = [0, 1, 4, 16, 64, 256, 1024]
+WALLTIME_EDGES_H = [0, 1, 4, 12, 24, np.inf]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results")
+    ap.add_argument("--out", default=".")
+    args = ap.parse_args()
+    r = load(args.results)
+    os.makedirs(args.out, exist_ok=True)
+    runs = r.runs.set_index("run_id")
+    runs["wra_name"] = runs["workload.wra"].map(lambda w: WRA_NAMES.get(round(w, 3), f"WRA {w}"))
+    policies = [p for p in POLICIES if p in set(runs["batch.policy"])]
+    key = ["wra_name", "workload.iat_scale", "workload.window_start"]
+
+    easy = runs[runs["batch.policy"] == "easy"].set_index(key)
+    rows = []
+    for run_id, run in runs.iterrows():
+        s = r.summary(run_id)
+        base = easy.loc[tuple(run[k] for k in key)] if "easy" in policies else None
+        rows.append({"policy": run["batch.policy"], "variant": run["wra_name"], "iat": run["workload.iat_scale"],
+                     "window": run["workload.window_start"], "makespan_s": s["makespan_s"],
+                     "utilisation": s["utilisation"], "mean_wait_s": s["mean_wait_s"],
+                     "makespan_vs_easy": s["makespan_s"] / base["summary.makespan_s"] if base is not None else np.nan})
+    table = pd.DataFrame(rows)
+    table.to_csv(os.path.join(args.out, "runs.csv"), index=False)
+    makespan = table.pivot_table(index=["variant", "iat"], columns="policy", values="makespan_vs_easy", aggfunc="mean")
+    utilisation = table.pivot_table(index=["variant", "iat"], columns="policy", values="utilisation", aggfunc="mean")
+    makespan = makespan[policies].sort_index(ascending=[True, False])
+    utilisation = utilisation[policies].sort_index(ascending=[True, False])
+    makespan.to_csv(os.path.join(args.out, "makespan.csv"))
+    utilisation.to_csv(os.path.join(args.out, "utilisation.csv"))
+    with pd.option_context("display.width", 160, "display.float_format", "{:.4f}".format):
+        print("makespan relative to EASY (mean over windows)")
+        print(makespan.to_string())
+        print("\nutilisation (mean over windows)")
+        print(utilisation.to_string())
+
+    fig, axes = plt.subplots(1, len(makespan.index.levels[0]), figsize=(13, 4), sharey=True)
+    for ax, (variant, df) in zip(np.atleast_1d(axes), makespan.groupby(level=0)):
+        df.droplevel(0).plot.bar(ax=ax)
+        ax.axhline(1.0, color="k", lw=0.6)
+        ax.set_title(variant)
+        ax.set_xlabel("inter-arrival scaling")
+    np.atleast_1d(axes)[0].set_ylabel("makespan / EASY's")
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "makespan.png"), dpi=120)
+
+    # Detail figures: original walltimes at IAT x1/4 (a loaded machine), every window.
+    detail = runs[(runs["wra_name"] == "original") & np.isclose(runs["workload.iat_scale"], 0.25)]
+    if detail.empty:
+        detail = runs
+    jobs, users = [], []
+    for run_id, run in detail.iterrows():
+        j = r.table(run_id, "jobs")
+        j = j[j["status"] != 2].assign(policy=run["batch.policy"])
+        jobs.append(j)
+        users.append(r.table(run_id, "users").assign(policy=run["batch.policy"]))
+    jobs, users = pd.concat(jobs), pd.concat(users)
+    jobs["node_class"] = pd.cut(jobs["nodes"], NODE_EDGES, include_lowest=True)
+    jobs["walltime_class"] = pd.cut(jobs["requested_s"] / 3600, WALLTIME_EDGES_H, include_lowest=True)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4))
+    for ax, cls, label in ((axes[0], "node_class", "nodes"), (axes[1], "walltime_class", "requested walltime (h)")):
+        jobs.pivot_table(index=cls, columns="policy", values="wait_s", aggfunc="mean", observed=False)[policies].plot.bar(ax=ax)
+        ax.set_xlabel(label)
+        ax.set_ylabel("mean wait (s)")
+        ax.tick_params(axis="x", rotation=30)
+    fig.suptitle("Mean wait by class (original walltimes, IAT x1/4, all windows)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "wait_by_class.png"), dpi=120)
+
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    for ax, col, label in zip(axes, ["mean_wait_s", "mean_delay_s", "mean_bounded_slowdown"],
+                              ["mean wait (s)", "mean delay (s)", "mean bounded slowdown"]):
+        for policy in policies:
+            u = users[users["policy"] == policy]
+            ax.scatter(u["mean_wrsa_at_submit"], u[col], s=8, alpha=0.6, label=policy)
+        ax.set_xlabel("user's mean WRSA at submission")
+        ax.set_ylabel(label)
+        ax.set_yscale("symlog")
+    axes[0].legend()
+    fig.suptitle("Per-user WRSA against service (users with >= 10 jobs)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "user_wrsa.png"), dpi=120)
+    corr = users.groupby("policy").apply(
+        lambda u: pd.Series({c: u["mean_wrsa_at_submit"].corr(u[c], method="spearman")
+                             for c in ["mean_wait_s", "mean_delay_s", "mean_bounded_slowdown"]}))
+    corr.to_csv(os.path.join(args.out, "user_wrsa_correlation.csv"))
+    print("\nSpearman correlation of users' WRSA with their service (original, IAT x1/4)")
+    print(corr.to_string(float_format="{:.3f}".format))
+
+    fig, ax = plt.subplots(figsize=(9, 4))
+    first_window = detail["workload.window_start"].min()
+    for run_id, run in detail[detail["workload.window_start"] == first_window].iterrows():
+        s = r.table(run_id, "series")
+        ax.plot(s["time_s"] / 86400, s["used_nodes"], lw=0.7, label=run["batch.policy"])
+    ax.set_xlabel("day")
+    ax.set_ylabel("used nodes (of 1024)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "utilisation_over_time.png"), dpi=120)
+    print(f"wrote {args.out}/makespan.png, wait_by_class.png, user_wrsa.png, utilisation_over_time.png and CSVs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
