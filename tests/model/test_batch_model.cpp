@@ -11,7 +11,10 @@
 // job 4 at 200 (T0 = 200); job 4 runs 200-210 on node 0.
 #include <catch2/catch.hpp>
 
+#include "../policy/replay.hpp"
+#include "../support/random_jobs.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
+#include "tracewarp/policy/batch/scheduling.hpp"
 
 using namespace tracewarp;
 using namespace tracewarp::batch;
@@ -249,4 +252,28 @@ TEST_CASE("batch model: a job longer than the interval horizon is rejected, not 
   const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
   REQUIRE(r.jobs[4].status == static_cast<std::int16_t>(JobStatus::rejected));
   REQUIRE(r.jobs[2].start_s == 150);  // the others as before
+}
+
+TEST_CASE("batch model: EASY and FCFS through the model start every job when the plain replay does",
+          "[unit][model][batch]") {
+  // The model skips jobs the previous pass settled (SchedulingInput::settled) and removes started
+  // jobs lazily; the test replay does neither. Same workload, same starts, queue depth or not.
+  for (const std::size_t depth : {std::size_t{0}, std::size_t{20}})
+    for (const char* policy : {"easy", "fcfs"}) {
+      CAPTURE(depth, policy);
+      io::Workload w;
+      w.jobs = testing::random_jobs(11, 1500, 32, {.max_gap_s = 30, .overrun_fraction = 0.2});
+      for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = i;  // model rows by index
+      BatchParams p;
+      p.nodes = 32;
+      p.policy = policy;
+      p.queue_depth = depth;
+      const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
+      std::unique_ptr<BatchPolicy> reference = make_batch_policy(policy);
+      const testing::ReplayResult replayed = testing::replay(w.jobs, 32, *reference, depth);
+      for (const JobRow& row : r.jobs) {
+        CAPTURE(row.index);
+        REQUIRE(row.start_s == to_seconds(replayed.jobs.at(row.index).start));
+      }
+    }
 }

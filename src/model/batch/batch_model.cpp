@@ -230,6 +230,7 @@ class SchedulerLp {
         std::lower_bound(by_requested_end_.begin(), by_requested_end_.end(), key, ByRequestedEnd{}));
     running_.erase(it);
     ++done_;
+    ended_since_pass_ = true;
     request_pass(ctx);
   }
 
@@ -252,8 +253,11 @@ class SchedulerLp {
       scores_changed_ = false;
     }
     const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
+    // Jobs the previous pass settled: valid only if nothing but arrivals happened since.
+    const bool overrun = !running.empty() && running.front().requested_end < ctx.now();
+    const std::size_t settled = ended_since_pass_ || overrun ? 0 : settled_;
     const SchedulingInput in{ctx.now(), queued(), running, pool_.total(), pool_.free(), shared_->params.queue_depth,
-                             smallest};
+                             smallest,  settled};
     const std::uint32_t queued_before = static_cast<std::uint32_t>(queued().size());
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
     for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0
@@ -266,6 +270,13 @@ class SchedulerLp {
       if (start(d.start_now[i], placed, ctx)) started.push_back(d.start_now[i]);
     }
     remove_started(started);
+    // What the next pass may take as settled (SchedulingInput::settled): the jobs this one
+    // considered and did not start — unless a start failed (its nodes were not to be had).
+    const std::size_t considered = shared_->params.queue_depth == 0
+                                       ? queued_before
+                                       : std::min<std::size_t>(shared_->params.queue_depth, queued_before);
+    settled_ = started.size() == d.start_now.size() ? considered - started.size() : 0;
+    ended_since_pass_ = false;
     ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
                                   static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations});
     out_->pass_wall_us[{part().series_group, ctx.now()}] =
@@ -273,8 +284,8 @@ class SchedulerLp {
   }
 
   // Takes the started jobs out of the queue. The queue is in workload-index order (arrivals come
-  // in that order), so each is found by binary search; a job at the front only moves the front
-  // (FCFS starts cost nothing), others are erased, from the back so positions stay valid.
+  // in that order), so each is found by binary search; the queue's storage has a movable front,
+  // so FCFS starts cost nothing and other removals move the shorter side of the queue.
   void remove_started(std::vector<std::uint64_t>& started) {
     std::sort(started.begin(), started.end());
     std::vector<std::size_t> positions;
@@ -286,11 +297,21 @@ class SchedulerLp {
         throw InvariantError("batch scheduler: started job " + std::to_string(id) + " is not queued");
       positions.push_back(static_cast<std::size_t>(it - queue_.begin()));
     }
-    std::size_t at_front = 0;
-    while (at_front < positions.size() && positions[at_front] == front_ + at_front) ++at_front;
-    for (std::size_t k = positions.size(); k > at_front; --k)
-      queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(positions[k - 1]));
-    front_ += at_front;
+    // In ascending order, each hole is closed from the shorter side: the jobs before it move one
+    // place back (and the front one on), or the jobs after it one place forward. Only the latter
+    // moves the positions still to come.
+    std::size_t shifted_forward = 0;
+    for (const std::size_t original : positions) {
+      const std::size_t p = original - shifted_forward;
+      const auto hole = queue_.begin() + static_cast<std::ptrdiff_t>(p);
+      if (p - front_ <= queue_.size() - p) {
+        std::move_backward(queue_.begin() + static_cast<std::ptrdiff_t>(front_), hole, hole + 1);
+        ++front_;
+      } else {
+        queue_.erase(hole);
+        ++shifted_forward;
+      }
+    }
     if (front_ > 1024 && 2 * front_ > queue_.size()) {  // compact now and then: amortised O(1)
       queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(front_));
       front_ = 0;
@@ -384,8 +405,10 @@ class SchedulerLp {
   std::span<QueuedJob> queued() { return std::span<QueuedJob>(queue_).subspan(front_); }
   std::span<const QueuedJob> queued() const { return std::span<const QueuedJob>(queue_).subspan(front_); }
 
-  std::vector<QueuedJob> queue_;               // from front_ on: arrival order = submit time, then workload index
-  std::size_t front_ = 0;                      // jobs before it have started (removed lazily)
+  std::vector<QueuedJob> queue_;  // from front_ on: arrival order = submit time, then workload index
+  std::size_t front_ = 0;         // jobs before it have started (removed lazily)
+  std::size_t settled_ = 0;       // see SchedulingInput::settled
+  bool ended_since_pass_ = false;
   std::multiset<std::uint32_t> queued_sizes_;  // node counts of the queued jobs
   std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one
   std::map<std::uint64_t, Running> running_;
@@ -567,7 +590,7 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
                      .first;
   // The scheduler's state (queue, running jobs, policy plans) is large and it depends on no
   // remote input, so it is rarely if ever rolled back: copy it seldom.
-  first_scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 256}, groups,
+  first_scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 4096}, groups,
                                              [&](LpId id) { return SchedulerLp(&shared, &out, id - first_scheduler); })
                         .first;
   for (LpId g = 0; g < groups; ++g) shared.groups[g].scheduler = first_scheduler + g;

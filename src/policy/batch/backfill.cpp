@@ -33,9 +33,11 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   out.reservations.push_back({head.id, shadow});
   std::uint32_t extra = profile.free_at(shadow) - head.nodes;  // nodes the head will not need
 
-  // Nothing can start once fewer nodes are free than the smallest queued job needs.
+  // Nothing can start once fewer nodes are free than the smallest queued job needs; jobs the
+  // previous pass settled are still refused (the shadow and the extra nodes are unchanged and
+  // the time only moved on: see SchedulingInput::settled).
   const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
-  for (std::size_t i = head_index + 1; i < limit && free >= smallest; ++i) {
+  for (std::size_t i = std::max(head_index + 1, std::min(in.settled, limit)); i < limit && free >= smallest; ++i) {
     const QueuedJob& job = in.queue[i];
     if (job.nodes > free) continue;
     check_fits_machine(job, in);  // (only candidates: it is a check on the model, not a filter)

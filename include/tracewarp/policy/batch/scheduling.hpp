@@ -46,6 +46,11 @@ struct SchedulingInput {
   // Optional hint: no queued job needs fewer nodes than this (0 = unknown). Lets a pass stop
   // looking for backfill candidates once fewer nodes are free.
   std::uint32_t smallest_queued = 0;
+  // Optional hint: the first `settled` queued jobs were all considered by the previous pass and
+  // not started, and since then jobs have only arrived (none ended, no running job is past its
+  // requested end). Their answer cannot have changed for a policy whose tests only get stricter
+  // as free nodes shrink and time passes (FCFS, EASY), so it may skip them. 0 = unknown.
+  std::size_t settled = 0;
 };
 
 struct Reservation {
