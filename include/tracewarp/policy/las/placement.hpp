@@ -1,0 +1,57 @@
+// Central placement of the multi-resource LAS study (las.md), as plain classes: given the head
+// task's demands and every node's capacity and assigned (unfinished) demands, choose a node or
+// wait. Our reading of both schedulers is written here once.
+//
+//  * SimilarityPlacement (proposed): among nodes where every demand fits the free (not yet
+//    assigned) amount, the largest similarity sum_r D_r * F_r / C_r^2 (ties: lowest node id);
+//    if none has room, the least-loaded node whose load is below L (ties: lowest id), load =
+//    sqrt(sum_r (assigned_r / C_r)^2); if every node is at or above L, wait. The similarity scan
+//    runs over TBB with a deterministic argmax.
+//  * KairosPlacement (baseline): the node with the fewest unfinished assigned tasks (ties: lowest
+//    id), never one that already holds Q; if all hold Q, wait.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace tracewarp::las {
+
+inline constexpr std::size_t kResources = 2;  // CPU, memory
+using Amounts = std::array<double, kResources>;
+
+struct NodeView {
+  Amounts capacity;
+  Amounts assigned;          // demands of the tasks assigned to the node and not finished
+  std::uint32_t unfinished;  // how many such tasks
+  bool operator==(const NodeView&) const = default;
+};
+
+// sqrt(sum_r (assigned_r / capacity_r)^2)
+double load(const NodeView& node);
+// Whether every demand fits what is not yet assigned.
+bool fits_free(const Amounts& demand, const NodeView& node);
+
+class SimilarityPlacement {
+ public:
+  explicit SimilarityPlacement(double load_threshold = 1.5) : threshold_(load_threshold) {}
+  std::optional<std::uint32_t> place(const Amounts& demand, std::span<const NodeView> nodes) const;
+  double threshold() const { return threshold_; }
+  bool operator==(const SimilarityPlacement&) const = default;
+
+ private:
+  double threshold_;
+};
+
+class KairosPlacement {
+ public:
+  explicit KairosPlacement(std::uint32_t cap = 32) : cap_(cap) {}
+  std::optional<std::uint32_t> place(const Amounts& demand, std::span<const NodeView> nodes) const;
+  bool operator==(const KairosPlacement&) const = default;
+
+ private:
+  std::uint32_t cap_;
+};
+
+}  // namespace tracewarp::las

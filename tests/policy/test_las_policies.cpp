@@ -1,0 +1,152 @@
+// The LAS study's policies on hand-made situations (las.md); expected values worked out in the
+// comments. Resources are (cores, GB).
+#include <catch2/catch.hpp>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/policy/las/node_scheduler.hpp"
+#include "tracewarp/policy/las/placement.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::las;
+
+namespace {
+using Ids = std::vector<std::uint64_t>;
+constexpr Time kHour = 3600;
+
+// A node of 4 cores / 8 GB, full: r0 (1, 1 GB) since 0, r1 (2, 4 GB) since 10, r2 (1, 3 GB)
+// since 20 — attained service at 100: r0 100, r1 90, r2 80.
+NodeScheduler full_node(NodeSchedulerSettings settings) {
+  NodeScheduler node({4, 8}, settings);
+  REQUIRE(node.dispatch({0, {1, 1}, kHour}, 0).started == Ids{0});
+  REQUIRE(node.dispatch({1, {2, 4}, kHour}, 10).started == Ids{1});
+  REQUIRE(node.dispatch({2, {1, 3}, kHour}, 20).started == Ids{2});
+  return node;
+}
+}  // namespace
+
+TEST_CASE("las node: the study's example — candidate sets preempt only r1, greedy preempts r0 and r1",
+          "[unit][policy][las]") {
+  // New task (2 cores, 4 GB) at 100 on the full node. Candidate sets in order: {r0} frees (1, 1):
+  // not enough; {r1} frees (2, 4): enough -> only r1. Greedy: r0 (not enough), then r1 -> both.
+  NodeScheduler proposed = full_node({Preemption::candidate_sets, 0, 4});
+  NodeChanges c = proposed.dispatch({9, {2, 4}, 50}, 100);
+  REQUIRE(c.preempted == Ids{1});
+  REQUIRE(c.started == Ids{9});
+  REQUIRE(proposed.preemptions() == 1);
+  REQUIRE(proposed.attained(1, 100) == 90);  // suspended with what it had
+  NodeScheduler kairos = full_node({Preemption::greedy, 0, 4});
+  c = kairos.dispatch({9, {2, 4}, 50}, 100);
+  REQUIRE(c.preempted == Ids{0, 1});
+  // r0 was preempted for nothing it had to give: after 9 starts, (1, 1) is free again and the
+  // suspended head — r1 (90 attained) before r0 (100) — does not fit; r0 does, so the head waits
+  // and nothing else is tried (LAS order).
+  REQUIRE(c.started == Ids{9});
+  REQUIRE(kairos.preemptions() == 2);
+}
+
+TEST_CASE("las node: candidate sets come in the study's order", "[unit][policy][las]") {
+  // 10 cores / 10 GB, full: r0 (2, 2) longest attained, r1 (2, 2), r2 (4, 4), r3 (2, 2) shortest;
+  // N = 3 leaves r3 out. New task (4, 4): {r0} no, {r1} no, {r0, r1} frees (4, 4): yes — before
+  // {r2}, which alone would also do.
+  NodeScheduler node({10, 10}, {Preemption::candidate_sets, 0, 3});
+  node.dispatch({0, {2, 2}, kHour}, 0);
+  node.dispatch({1, {2, 2}, kHour}, 1);
+  node.dispatch({2, {4, 4}, kHour}, 2);
+  node.dispatch({3, {2, 2}, kHour}, 3);
+  REQUIRE(node.dispatch({9, {4, 4}, 10}, 100).preempted == Ids{0, 1});
+}
+
+TEST_CASE("las node: W protects recently (re)started tasks; N bounds the candidates", "[unit][policy][las]") {
+  // W = 60: r0 (1, 1) since 0, r2 (1, 3) since 10, r1 (2, 4) since 80. At 100 r1 has run 20 s
+  // and is no candidate. Candidates r0 (100), r2 (90): {r0} frees (1, 1), {r2} (1, 3),
+  // {r0, r2} (2, 4): enough.
+  NodeScheduler protected_node({4, 8}, {Preemption::candidate_sets, 60, 4});
+  protected_node.dispatch({0, {1, 1}, kHour}, 0);
+  protected_node.dispatch({2, {1, 3}, kHour}, 10);
+  protected_node.dispatch({1, {2, 4}, kHour}, 80);
+  REQUIRE(protected_node.dispatch({9, {2, 4}, 50}, 100).preempted == Ids{0, 2});
+  // N = 1: only r0 is a candidate; it does not free enough, so the new task waits, suspended.
+  NodeScheduler narrow = full_node({Preemption::candidate_sets, 0, 1});
+  const NodeChanges c = narrow.dispatch({9, {2, 4}, 50}, 100);
+  REQUIRE(c.preempted.empty());
+  REQUIRE(c.started.empty());
+  REQUIRE(narrow.suspended() == 1);
+  REQUIRE(narrow.preemptions() == 0);
+}
+
+TEST_CASE("las node: suspended tasks resume shortest-attained first when resources free", "[unit][policy][las]") {
+  // The example again: 9 (50 s) preempts r1 at 100 and finishes at 150; r1 (90 attained,
+  // 3600 needed) resumes at 150 and finishes at 150 + 3510.
+  NodeScheduler node = full_node({Preemption::candidate_sets, 0, 4});
+  node.dispatch({9, {2, 4}, 50}, 100);
+  REQUIRE(node.finish_time(9) == 150);
+  REQUIRE(node.finish_time(1) == kTimeInfinity);
+  std::uint32_t preempted = 99;
+  const NodeChanges c = node.complete(9, 150, &preempted);
+  REQUIRE(preempted == 0);
+  REQUIRE(c.started == Ids{1});
+  REQUIRE(node.finish_time(1) == 150 + 3510);
+  REQUIRE(node.used() == Amounts{4, 8});
+  // A suspended head may only preempt tasks with more attained service than itself. Task 20
+  // (4, 8) arrives at 200: candidates r0 (200), r2 (180), r1 (140): {r0}, {r2}, {r0,r2}, {r1},
+  // {r0,r1}, {r2,r1}, {r0,r2,r1} -> all three go. 20 finishes at 210; they resume, shortest
+  // attained first: r1, r2, r0.
+  REQUIRE(node.dispatch({20, {4, 8}, 10}, 200).preempted == Ids{0, 2, 1});
+  REQUIRE(node.complete(20, 210).started == Ids{1, 2, 0});
+  REQUIRE_THROWS_AS(node.complete(20, 211), InvariantError);                // not running
+  REQUIRE_THROWS_AS(node.dispatch({30, {5, 1}, 10}, 220), InvariantError);  // larger than the node
+}
+
+TEST_CASE("las placement: similarity among fitting nodes, else the least loaded below L, else wait",
+          "[unit][policy][las]") {
+  // Three nodes of (4, 8). Assigned: n0 (3, 1), n1 (1, 6), n2 (4, 0). Demand (1, 1) fits n0 and
+  // n1 (n2 has no free core): similarity n0 = 1*1/16 + 1*7/64 = 0.171875,
+  // n1 = 1*3/16 + 1*2/64 = 0.21875 -> n1.
+  std::vector<NodeView> nodes{{{4, 8}, {3, 1}, 3}, {{4, 8}, {1, 6}, 2}, {{4, 8}, {4, 0}, 1}};
+  const SimilarityPlacement proposed(1.5);
+  REQUIRE(proposed.place({1, 1}, nodes) == 1u);
+  // Ties go to the lowest id.
+  const std::vector<NodeView> twins{{{4, 8}, {0, 0}, 0}, {{4, 8}, {0, 0}, 0}};
+  REQUIRE(proposed.place({1, 1}, twins) == 0u);
+  // Demand (2, 4) fits nowhere: loads n0 = sqrt(0.75^2 + 0.125^2) = 0.760, n1 = sqrt(0.25^2 +
+  // 0.75^2) = 0.791, n2 = sqrt(1^2 + 0) = 1 -> n0.
+  REQUIRE(proposed.place({2, 4}, nodes) == 0u);
+  REQUIRE(load(nodes[0]) == Approx(0.7603).epsilon(1e-3));
+  // Overloaded nodes (load >= L) get nothing: raise n0 to (6, 2) (load 1.51) -> n1.
+  nodes[0].assigned = {6, 2};
+  REQUIRE(proposed.place({2, 4}, nodes) == 1u);
+  // Every node at or above L: wait.
+  for (NodeView& n : nodes) n.assigned = {6, 6};
+  REQUIRE_FALSE(proposed.place({2, 4}, nodes).has_value());
+  // ... and resume once one drops below it.
+  nodes[2].assigned = {4, 4};  // load sqrt(1 + 0.25) = 1.118
+  REQUIRE(proposed.place({2, 4}, nodes) == 2u);
+}
+
+TEST_CASE("las placement: Kairos takes the node with the fewest unfinished tasks, below the cap Q",
+          "[unit][policy][las]") {
+  std::vector<NodeView> nodes{{{4, 8}, {0, 0}, 32}, {{4, 8}, {0, 0}, 5}, {{4, 8}, {0, 0}, 5}};
+  const KairosPlacement kairos(32);
+  REQUIRE(kairos.place({1, 1}, nodes) == 1u);  // tie of n1 and n2 -> lowest id; n0 is at Q
+  nodes[1].unfinished = nodes[2].unfinished = 32;
+  REQUIRE_FALSE(kairos.place({1, 1}, nodes).has_value());
+}
+
+TEST_CASE("las placement: the parallel similarity scan equals a plain scan on many nodes", "[unit][policy][las]") {
+  std::vector<NodeView> nodes;
+  for (std::uint32_t i = 0; i < 5000; ++i)
+    nodes.push_back({{16, 64}, {static_cast<double>((i * 7) % 17), static_cast<double>((i * 13) % 61)}, i % 9});
+  const SimilarityPlacement proposed(1.5);
+  for (const Amounts demand : {Amounts{1, 2}, Amounts{4, 8}, Amounts{15, 3}}) {
+    std::optional<std::uint32_t> plain;
+    double best = -1;
+    for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+      if (!fits_free(demand, nodes[i])) continue;
+      double s = 0;
+      for (std::size_t r = 0; r < kResources; ++r)
+        s += demand[r] * (nodes[i].capacity[r] - nodes[i].assigned[r]) / (nodes[i].capacity[r] * nodes[i].capacity[r]);
+      if (s > best) best = s, plain = i;
+    }
+    REQUIRE(proposed.place(demand, nodes) == plain);
+  }
+}
