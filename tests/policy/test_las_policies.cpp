@@ -150,3 +150,16 @@ TEST_CASE("las placement: the parallel similarity scan equals a plain scan on ma
     REQUIRE(proposed.place(demand, nodes) == plain);
   }
 }
+
+TEST_CASE("las node: a task whose service completes at this instant is never preempted", "[unit][policy][las]") {
+  // A fills the node and needs 100 s; at 100 it is done (its end is due at this instant), so a
+  // task dispatched at 100 waits rather than preempting it.
+  for (const Preemption rule : {Preemption::candidate_sets, Preemption::greedy}) {
+    NodeScheduler node({4, 8}, {rule, 0, 4});
+    node.dispatch({0, {4, 8}, 100}, 0);
+    const NodeChanges c = node.dispatch({1, {1, 1}, 10}, 100);
+    REQUIRE(c.preempted.empty());
+    REQUIRE(node.suspended() == 1);
+    REQUIRE(node.complete(0, 100).started == Ids{1});
+  }
+}

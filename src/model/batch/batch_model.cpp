@@ -9,6 +9,7 @@
 #include <span>
 #include <variant>
 
+#include "../common/submission_source.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/simulation.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
@@ -29,9 +30,6 @@ enum Kind : EventKind {
 };
 enum Record : RecordTag { kJobRecord = 1, kSeriesRecord = 2, kPassRecord = 3 };
 
-struct ArrivalMsg {
-  std::uint64_t index;
-};
 struct StartMsg {
   std::uint64_t index;
   Time run;                   // executed run time
@@ -103,33 +101,6 @@ Policy make_policy(const BatchParams& params) {
   throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative, interval, lwjf, wrsa-or, wrsa-ar)");
 }
 
-// Submits one resource group's jobs at their submit times.
-class SourceLp {
- public:
-  SourceLp(const Shared* shared, std::size_t group) : shared_(shared), group_(group) {}
-
-  void on_init(EventContext& ctx) {
-    const auto& jobs = part().jobs;
-    if (!jobs.empty()) ctx.send(ctx.self(), submit(0), kSourceTick);
-  }
-  // Submits every job of this instant, then waits for the next submission time.
-  void on_event(const Event&, EventContext& ctx) {
-    const auto& jobs = part().jobs;
-    while (next_ < jobs.size() && submit(next_) == ctx.now())
-      ctx.send(part().scheduler, 0, kArrival, ArrivalMsg{jobs[next_++]});
-    if (next_ < jobs.size()) ctx.send(ctx.self(), submit(next_) - ctx.now(), kSourceTick);
-  }
-  bool operator==(const SourceLp&) const = default;
-
- private:
-  const GroupPart& part() const { return shared_->groups[group_]; }
-  Time submit(std::size_t i) const { return shared_->workload->jobs[part().jobs[i]].submit; }
-
-  const Shared* shared_;
-  std::size_t group_;
-  std::uint64_t next_ = 0;
-};
-
 class SchedulerLp {
  public:
   SchedulerLp(const Shared* shared, Collector* out, std::size_t group)
@@ -144,7 +115,7 @@ class SchedulerLp {
   void on_event(const Event& ev, EventContext& ctx) {
     switch (ev.kind()) {
       case kArrival:
-        arrive(ev.as<ArrivalMsg>().index, ctx);
+        arrive(ev.as<model::SubmissionMsg>().index, ctx);
         break;
       case kJobEnd:
         end(ev.as<EndMsg>().index, ctx);
@@ -585,8 +556,12 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
   Simulation sim(comm, engine);
   // Factories run when the simulation starts, after every range is known.
   LpId first_source = 0, first_scheduler = 0;
-  first_source = sim.add_lps<SourceLp>({.name = "batch-source"}, groups,
-                                       [&](LpId id) { return SourceLp(&shared, id - first_source); })
+  first_source = sim.add_lps<model::SubmissionSource>(
+                        {.name = "batch-source"}, groups,
+                        [&](LpId id) {
+                          const GroupPart& part = shared.groups[id - first_source];
+                          return model::SubmissionSource(&workload, &part.jobs, &part.scheduler, kSourceTick, kArrival);
+                        })
                      .first;
   // The scheduler's state (queue, running jobs, policy plans) is large and it depends on no
   // remote input, so it is rarely if ever rolled back: copy it seldom.

@@ -24,10 +24,12 @@ bool NodeScheduler::fits(const Amounts& demand) const {
 
 std::vector<std::size_t> NodeScheduler::victims(const Amounts& demand, Time above, Time now) const {
   // Running tasks by attained service, longest first (ties: dispatch order).
+  // A task whose service is complete at this instant ends now (its end event is due): never a
+  // victim.
+  const auto attained_now = [&](std::size_t i) { return running_[i].attained + (now - running_[i].since); };
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < running_.size(); ++i)
-    if (above < 0 || running_[i].attained + (now - running_[i].since) > above) order.push_back(i);
-  const auto attained_now = [&](std::size_t i) { return running_[i].attained + (now - running_[i].since); };
+    if ((above < 0 || attained_now(i) > above) && attained_now(i) < running_[i].task.service) order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return attained_now(a) > attained_now(b) ||
            (attained_now(a) == attained_now(b) && running_[a].order < running_[b].order);

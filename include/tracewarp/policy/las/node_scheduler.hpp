@@ -15,7 +15,8 @@
 //  * Suspended tasks wait in ascending attained service (ties: dispatch order). Whenever
 //    resources change, the head is tried: started if it fits, else the same search restricted to
 //    running tasks with strictly more attained service than the head; repeated while heads start.
-//  * Suspending and resuming cost nothing; tasks never move to another node.
+//  * Suspending and resuming cost nothing; tasks never move to another node. A task whose service
+//    completes at this very instant is never preempted (it ends now).
 #pragma once
 
 #include <cstdint>

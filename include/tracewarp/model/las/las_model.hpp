@@ -1,0 +1,82 @@
+// The multi-resource LAS model (las.md): tasks with CPU and memory demands, a central scheduler
+// that places each task on a node, and per-node LAS schedulers that preempt and resume.
+//
+// LPs: one workload source, one central scheduler, `nodes` node LPs spread over the ranks.
+// The central LP keeps a FIFO queue and, for every node, the demands it has assigned there and
+// not yet seen finish; it places the head with policy/las/placement.hpp and sends it to the node.
+// A node runs policy/las/node_scheduler.hpp, schedules each running task's end, and reports every
+// completion (with the task's demands) to the central LP, which may then place more. Central and
+// nodes may sit on different ranks. Utilisation, running, suspended and queued are integrated
+// over time into `interval` buckets by the LP that owns them (exact time averages; no sampling
+// events). All rows come from commit handlers.
+//
+// Event kinds, in the order they are handled within one instant:
+//   task end (node) = source tick < arrival (source -> central) < completion report
+//   (node -> central) < placement pass (central) < dispatch (central -> node).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/engine/config.hpp"
+#include "tracewarp/engine/stats.hpp"
+#include "tracewarp/io/job.hpp"
+#include "tracewarp/io/results.hpp"
+#include "tracewarp/policy/las/node_scheduler.hpp"
+
+namespace tracewarp::las {
+
+struct LasParams {
+  std::uint32_t nodes = 256;
+  Amounts capacity{1.0, 1.0};           // per node, in the workload's demand units
+  std::string scheduler = "proposed";   // proposed (similarity + candidate sets) or kairos
+  double load_threshold = 1.5;          // L
+  std::uint32_t kairos_cap = 32;        // Q
+  Time min_run = 60 * kTicksPerSecond;  // W
+  std::size_t max_candidates = 4;       // N
+  Time interval = 300 * kTicksPerSecond;
+};
+
+struct TaskRow {
+  std::uint64_t id;
+  std::uint64_t index;  // position in the workload
+  double submit_s;
+  double first_start_s;
+  double end_s;
+  double run_s;
+  double cpu;
+  double memory;
+  std::uint32_t node;
+  std::uint32_t preemptions;
+  double wait_s;    // end - submit - run
+  double slowdown;  // 1 + wait / run
+};
+
+struct IntervalRow {
+  double time_s;           // start of the interval
+  double cpu_utilisation;  // allocated / capacity, time average over all nodes
+  double memory_utilisation;
+  double running;  // time-average number of tasks
+  double suspended;
+  double queued;  // at the central scheduler
+};
+
+const io::TableSchema& task_table_schema();
+const io::TableSchema& interval_table_schema();
+
+struct LasResult {
+  RunStats stats;
+  std::vector<TaskRow> tasks;          // on rank 0, by index
+  std::vector<IntervalRow> intervals;  // on rank 0, by time
+  std::uint64_t preemptions = 0;
+};
+
+// Runs the workload (sorted by submit time; every task's demands must fit one node).
+LasResult run_las(const Communicator& comm, const io::Workload& workload, const LasParams& params, EngineConfig engine);
+
+// Slowdown percentiles 50/90/95/99/99.9, preemptions, mean utilisation per resource.
+io::Attributes las_summary(const LasResult& result);
+
+}  // namespace tracewarp::las

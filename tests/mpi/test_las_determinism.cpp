@@ -1,0 +1,41 @@
+// The LAS model under mpirun: optimistic on every rank count and thread count gives exactly the
+// sequential task table and interval series, for both schedulers.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "../support/random_tasks.hpp"
+#include "tracewarp/model/las/las_model.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::las;
+
+TEST_CASE("las model: optimistic on any rank count matches sequential, both schedulers", "[mpi][las]") {
+  const Communicator world = Communicator::world();
+  const io::Workload w = testing::random_tasks(9, 2000, 0.4);
+  for (const char* scheduler : {"proposed", "kairos"}) {
+    LasParams p;
+    p.nodes = 24;
+    p.scheduler = scheduler;
+    p.min_run = from_seconds(std::int64_t{5});
+    p.interval = from_seconds(std::int64_t{60});
+    const LasResult reference = run_las(Communicator::self(), w, p, EngineConfig{});
+    for (const int threads : {1, 2}) {
+      CAPTURE(scheduler, threads, world.size());
+      EngineConfig e;
+      e.sync = SyncMode::optimistic;
+      e.threads = threads;
+      e.placement.kind = PlacementKind::round_robin;
+      e.gvt_interval = 64;
+      const LasResult r = run_las(world, w, p, e);
+      if (world.rank() == 0) {
+        REQUIRE(r.tasks.size() == reference.tasks.size());
+        REQUIRE(std::memcmp(r.tasks.data(), reference.tasks.data(), r.tasks.size() * sizeof(TaskRow)) == 0);
+        REQUIRE(r.intervals.size() == reference.intervals.size());
+        REQUIRE(std::memcmp(r.intervals.data(), reference.intervals.data(), r.intervals.size() * sizeof(IntervalRow)) ==
+                0);
+      }
+      REQUIRE(r.preemptions == reference.preemptions);
+    }
+  }
+}
