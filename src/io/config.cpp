@@ -34,7 +34,8 @@ std::vector<ConfigKey> make_keys() {
        "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run"},
 
       {"workload.generator", T::string, std::string(""),
-       "a model's workload generator instead of a trace: kcomputer (the K computer job mix, keys kmix.*)"},
+       "a model's workload generator instead of a trace: kcomputer (the K computer job mix, keys kmix.*) or las "
+       "(the LAS task mix, keys lasmix.*)"},
       {"workload.trace", T::string, std::string(""),
        "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)"},
       {"workload.format", T::string, std::string("auto"), "trace format (see tracewarp inspect --help)"},

@@ -7,8 +7,10 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/io/transforms.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
+#include "tracewarp/model/las/las_model.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 #include "tracewarp/workload/kcomputer_mix.hpp"
+#include "tracewarp/workload/las_mix.hpp"
 
 namespace tracewarp::model {
 namespace {
@@ -132,6 +134,52 @@ RunOutput run_batch_model(const Communicator& comm, const io::Config& c, const E
   return out;
 }
 
+// The LAS study's model: workload from workload.* (a Google/Alibaba trace or the las generator),
+// machine and schedulers from las.*.
+RunOutput run_las_model(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const io::Workload w = configured_workload(c);
+  las::LasParams p;
+  for (const char* key : {"las.nodes", "las.kairos_cap", "las.max_candidates"})
+    if (c.get_int(key) < 1) throw ConfigError(std::string(key) + " must be >= 1");
+  p.nodes = static_cast<std::uint32_t>(c.get_int("las.nodes"));
+  p.capacity = {c.get_number("las.capacity_cpu"), c.get_number("las.capacity_memory")};
+  if (!(p.capacity[0] > 0 && p.capacity[1] > 0))
+    throw ConfigError("las.capacity_cpu and las.capacity_memory must be > 0");
+  p.scheduler = c.get_string("las.scheduler");
+  p.load_threshold = c.get_number("las.load_threshold");
+  p.kairos_cap = static_cast<std::uint32_t>(c.get_int("las.kairos_cap"));
+  if (c.get_number("las.min_run_s") < 0) throw ConfigError("las.min_run_s must be >= 0");
+  p.min_run = from_seconds(c.get_number("las.min_run_s"));
+  p.max_candidates = static_cast<std::size_t>(c.get_int("las.max_candidates"));
+  p.interval = from_seconds(c.get_number("output.series_interval_s"));
+  const las::LasResult r = las::run_las(comm, w, p, engine);
+  RunOutput out;
+  out.stats = r.stats;
+  out.summary = las::las_summary(r);
+  out.run_attributes = {{"workload.source", w.source},
+                        {"workload.records", static_cast<std::int64_t>(w.tally.records)},
+                        {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
+  if (comm.rank() == 0) {
+    out.tables.push_back(table_of(las::task_table_schema(), r.tasks));
+    out.tables.push_back(table_of(las::interval_table_schema(), r.intervals));
+  }
+  return out;
+}
+
+// The LAS task mix the lasmix.* keys describe (workload/las_mix.hpp).
+io::Workload generate_las(const io::Config& c) {
+  workload::LasMix mix;
+  mix.trace = c.get_string("lasmix.trace");
+  if (c.get_int("lasmix.tasks") < 1) throw ConfigError("lasmix.tasks must be >= 1");
+  mix.tasks = static_cast<std::uint64_t>(c.get_int("lasmix.tasks"));
+  mix.nodes = static_cast<std::uint32_t>(std::max<std::int64_t>(1, c.get_int("las.nodes")));
+  mix.load = c.get_number("lasmix.load");
+  mix.mean_demand = c.get_number("lasmix.mean_demand");
+  mix.mean_run_s = c.get_number("lasmix.mean_run_s");
+  mix.seed = static_cast<std::uint64_t>(c.get_int("experiment.seed"));
+  return workload::generate_las_mix(mix);
+}
+
 }  // namespace
 
 const std::vector<ModelInfo>& models() {
@@ -185,6 +233,29 @@ const std::vector<ModelInfo>& models() {
             "K computer mix: smallest run/requested ratio of the other jobs (uniform up to 1)"},
            {"kmix.users", io::ConfigType::integer, std::int64_t{100}, "K computer mix: users (Zipf weights)"},
        }},
+      {"las",
+       "multi-resource LAS: central placement and per-node LAS with preemption (las.md); keys las.*",
+       run_las_model,
+       {&las::task_table_schema(), &las::interval_table_schema()},
+       {
+           {"las.nodes", io::ConfigType::integer, std::int64_t{256}, "nodes"},
+           {"las.capacity_cpu", io::ConfigType::number, 1.0, "CPU per node, in the workload's CPU units"},
+           {"las.capacity_memory", io::ConfigType::number, 1.0, "memory per node, in the workload's memory units"},
+           {"las.scheduler", io::ConfigType::string, std::string("proposed"),
+            "proposed (similarity placement + candidate-set preemption) or kairos (fewest tasks + greedy)"},
+           {"las.load_threshold", io::ConfigType::number, 1.5, "L: nodes at or above this load get no task"},
+           {"las.kairos_cap", io::ConfigType::integer, std::int64_t{32}, "Q: Kairos' unfinished tasks per node"},
+           {"las.min_run_s", io::ConfigType::number, 60.0,
+            "W: seconds a task runs after a start or resume before it may be preempted"},
+           {"las.max_candidates", io::ConfigType::integer, std::int64_t{4}, "N: preemption candidates per search"},
+           {"lasmix.trace", io::ConfigType::string, std::string("google"),
+            "LAS generator: google or alibaba statistics (workload/las_mix.hpp)"},
+           {"lasmix.tasks", io::ConfigType::integer, std::int64_t{69524}, "LAS generator: tasks"},
+           {"lasmix.load", io::ConfigType::number, 1.0, "LAS generator: offered load per resource (sqrt 2 together)"},
+           {"lasmix.mean_demand", io::ConfigType::number, 0.05, "LAS generator: mean CPU and memory request, in nodes"},
+           {"lasmix.mean_run_s", io::ConfigType::number, 0.0,
+            "LAS generator: mean run time, seconds (0 = 300 for google, 100 for alibaba)"},
+       }},
   };
   return all;
 }
@@ -201,7 +272,12 @@ const io::ConfigSchema& config_schema() {
 io::Workload configured_workload(const io::Config& c) {
   const std::string generator = c.get_string("workload.generator");
   if (generator.empty()) return io::load_configured_workload(c);
-  if (generator != "kcomputer") throw ConfigError("unknown workload.generator '" + generator + "' (kcomputer)");
+  if (generator == "las") {
+    io::Workload w = generate_las(c);
+    io::apply_transforms(w, io::configured_transforms(c));
+    return w;
+  }
+  if (generator != "kcomputer") throw ConfigError("unknown workload.generator '" + generator + "' (kcomputer, las)");
   io::Workload w = generate_kcomputer(c);
   io::WorkloadTransforms t = io::configured_transforms(c);
   const std::optional<batch::MachinePreset> machine = configured_machine(c);

@@ -92,5 +92,12 @@ if "$python" "$src/experiments/wrsa-backfill/plot.py" "$work/wrsa.h5" --out "$wo
   [ -s "$work/wplots/makespan.png" ] && [ -s "$work/wplots/user_wrsa.png" ]; then
   pass "experiments/wrsa-backfill/plot.py draws from a results file"; else fail "wrsa-backfill/plot.py"; fi
 
+# The LAS study's script on a small run of both schedulers.
+"$tw" run "$src/experiments/las-multiresource/google.toml" -q -o "$work/las.h5" --set lasmix.tasks=3000 \
+  --set las.nodes=16 || fail "LAS run"
+if "$python" "$src/experiments/las-multiresource/plot.py" "$work/las.h5" --out "$work/lasplots" >/dev/null &&
+  [ -s "$work/lasplots/slowdown_cdf.png" ] && [ -s "$work/lasplots/summary.csv" ]; then
+  pass "experiments/las-multiresource/plot.py draws from a results file"; else fail "las-multiresource/plot.py"; fi
+
 echo "run pipeline: $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -353,9 +353,14 @@ io::Attributes las_summary(const LasResult& r) {
                              : slowdowns[std::min(slowdowns.size() - 1,
                                                   static_cast<std::size_t>(q * static_cast<double>(slowdowns.size())))];
   };
-  double cpu = 0, memory = 0;
-  for (const IntervalRow& i : r.intervals) cpu += i.cpu_utilisation, memory += i.memory_utilisation;
-  const double n = std::max<double>(1, static_cast<double>(r.intervals.size()));
+  // Utilisation while tasks arrive (intervals that begin before the last submission): the
+  // heavy tail's drain afterwards would otherwise dominate the mean.
+  double last_submit = 0;
+  for (const TaskRow& t : r.tasks) last_submit = std::max(last_submit, t.submit_s);
+  double cpu = 0, memory = 0, n = 0;
+  for (const IntervalRow& i : r.intervals)
+    if (i.time_s < last_submit || n == 0) cpu += i.cpu_utilisation, memory += i.memory_utilisation, n += 1;
+  n = std::max(1.0, n);
   return {{"tasks", static_cast<std::int64_t>(r.tasks.size())},
           {"slowdown_p50", percentile(0.5)},
           {"slowdown_p90", percentile(0.9)},

@@ -76,7 +76,8 @@ struct LasResult {
 // Runs the workload (sorted by submit time; every task's demands must fit one node).
 LasResult run_las(const Communicator& comm, const io::Workload& workload, const LasParams& params, EngineConfig engine);
 
-// Slowdown percentiles 50/90/95/99/99.9, preemptions, mean utilisation per resource.
+// Slowdown percentiles 50/90/95/99/99.9, preemptions, mean utilisation per resource over the
+// intervals that begin before the last submission (the loaded period, not the tail's drain).
 io::Attributes las_summary(const LasResult& result);
 
 }  // namespace tracewarp::las
