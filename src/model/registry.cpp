@@ -162,6 +162,7 @@ RunOutput run_las_model(const Communicator& comm, const io::Config& c, const Eng
   if (comm.rank() == 0) {
     out.tables.push_back(table_of(las::task_table_schema(), r.tasks));
     out.tables.push_back(table_of(las::interval_table_schema(), r.intervals));
+    out.tables.push_back(table_of(las::cdf_table_schema(), las::slowdown_cdf(r.tasks)));
   }
   return out;
 }
@@ -236,7 +237,7 @@ const std::vector<ModelInfo>& models() {
       {"las",
        "multi-resource LAS: central placement and per-node LAS with preemption (las.md); keys las.*",
        run_las_model,
-       {&las::task_table_schema(), &las::interval_table_schema()},
+       {&las::task_table_schema(), &las::interval_table_schema(), &las::cdf_table_schema()},
        {
            {"las.nodes", io::ConfigType::integer, std::int64_t{256}, "nodes"},
            {"las.capacity_cpu", io::ConfigType::number, 1.0, "CPU per node, in the workload's CPU units"},

@@ -112,6 +112,10 @@ TEST_CASE("las model: invariants on random workloads", "[unit][model][las]") {
       REQUIRE(i.memory_utilisation <= 1.0 + 1e-9);
     }
     REQUIRE(las_summary(r).count("slowdown_p99") == 1);
+    const std::vector<CdfRow> cdf = slowdown_cdf(r.tasks);
+    REQUIRE(cdf.size() == 1001);
+    REQUIRE(cdf.front().slowdown >= 1.0);
+    for (std::size_t k = 1; k < cdf.size(); ++k) REQUIRE(cdf[k].slowdown >= cdf[k - 1].slowdown);
   }
 }
 

@@ -296,6 +296,29 @@ const io::TableSchema& interval_table_schema() {
   return schema;
 }
 
+const io::TableSchema& cdf_table_schema() {
+  static const io::TableSchema schema{
+      "slowdown_cdf",
+      sizeof(CdfRow),
+      {TRACEWARP_COLUMN(CdfRow, fraction, "", "fraction of tasks with at most this slowdown"),
+       TRACEWARP_COLUMN(CdfRow, slowdown, "", "slowdown (1 + wait / run)")},
+      "las: the slowdown CDF at 1,001 evenly spaced fractions (0 = the smallest, 1 = the largest)"};
+  return schema;
+}
+
+std::vector<CdfRow> slowdown_cdf(const std::vector<TaskRow>& tasks) {
+  std::vector<double> s;
+  for (const TaskRow& t : tasks) s.push_back(t.slowdown);
+  std::sort(s.begin(), s.end());
+  std::vector<CdfRow> rows;
+  if (s.empty()) return rows;
+  for (int k = 0; k <= 1000; ++k) {
+    const double fraction = k / 1000.0;
+    rows.push_back({fraction, s[static_cast<std::size_t>(std::llround(fraction * static_cast<double>(s.size() - 1)))]});
+  }
+  return rows;
+}
+
 LasResult run_las(const Communicator& comm, const io::Workload& workload, const LasParams& params,
                   EngineConfig engine) {
   if (params.nodes == 0) throw ConfigError("las.nodes must be >= 1");

@@ -63,8 +63,16 @@ struct IntervalRow {
   double queued;  // at the central scheduler
 };
 
+// The slowdown CDF, ready to plot: the slowdown at fractions 0, 0.001, ..., 1 of the tasks.
+struct CdfRow {
+  double fraction;
+  double slowdown;
+};
+
 const io::TableSchema& task_table_schema();
 const io::TableSchema& interval_table_schema();
+const io::TableSchema& cdf_table_schema();
+std::vector<CdfRow> slowdown_cdf(const std::vector<TaskRow>& tasks);
 
 struct LasResult {
   RunStats stats;
