@@ -18,22 +18,12 @@ nlohmann::json attr_json(const io::AttrValue& v) {
   return std::get<std::string>(v);
 }
 
-std::string attr_text(const io::AttrValue& v) {
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
-  if (const auto* d = std::get_if<double>(&v)) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", *d);
-    return buf;
-  }
-  return std::get<std::string>(v);
-}
-
 void report(const std::string& path, bool json) {
   const io::ResultsReader file(path);
   const io::Attributes top = file.file_attributes();
   const auto get = [&](const io::Attributes& a, const std::string& k) {
     const auto it = a.find(k);
-    return it == a.end() ? std::string("?") : attr_text(it->second);
+    return it == a.end() ? std::string("?") : io::to_text(it->second);
   };
   const bool complete = file.complete();
   nlohmann::json out = {{"file", path}, {"complete", complete}, {"runs", nlohmann::json::array()}};
@@ -52,7 +42,7 @@ void report(const std::string& path, bool json) {
     try {
       for (const auto& [k, v] : file.summary(run)) {
         entry["summary"][k] = attr_json(v);
-        line += (line.empty() ? "" : ", ") + k + "=" + attr_text(v);
+        line += (line.empty() ? "" : ", ") + k + "=" + io::to_text(v);
       }
     } catch (const IoError&) {
       line = "(no summary: run not finished)";

@@ -189,27 +189,17 @@ void write_run(io::ResultsWriter& writer, const io::RunSpec& run, const model::R
   writer.write_engine(run.id, out.stats);
 }
 
-std::string value_text(const io::AttrValue& v) {
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
-  if (const auto* d = std::get_if<double>(&v)) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", *d);
-    return text;
-  }
-  return std::get<std::string>(v);
-}
-
 // One line per run in a sweep; a lone run gets a key-per-line summary, measurements included.
 void print_run(const io::RunSpec& run, const model::RunOutput& out, bool alone) {
   if (alone) {
     std::printf("%s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), varied_text(run).c_str(), out.stats.wall_s,
                 out.stats.sync.c_str(), out.stats.ranks);
-    for (const auto& [k, v] : out.summary) std::printf("  %-28s %s\n", k.c_str(), value_text(v).c_str());
-    for (const auto& [k, v] : out.measured) std::printf("  %-28s %s (wall clock)\n", k.c_str(), value_text(v).c_str());
+    for (const auto& [k, v] : out.summary) std::printf("  %-28s %s\n", k.c_str(), io::to_text(v).c_str());
+    for (const auto& [k, v] : out.measured) std::printf("  %-28s %s (wall clock)\n", k.c_str(), io::to_text(v).c_str());
     return;
   }
   std::string metrics;
-  for (const auto& [k, v] : out.summary) metrics += (metrics.empty() ? "" : ", ") + k + "=" + value_text(v);
+  for (const auto& [k, v] : out.summary) metrics += (metrics.empty() ? "" : ", ") + k + "=" + io::to_text(v);
   std::printf("%s  %-40s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), varied_text(run).c_str(), metrics.c_str(),
               out.stats.wall_s, out.stats.sync.c_str(), out.stats.ranks);
 }

@@ -194,6 +194,16 @@ struct EngineRow {
 
 }  // namespace
 
+std::string to_text(const AttrValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", *d);
+    return text;
+  }
+  return std::get<std::string>(v);
+}
+
 const char* to_string(ColumnType type) {
   switch (type) {
     case ColumnType::i16:

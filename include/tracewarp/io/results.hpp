@@ -72,6 +72,8 @@ struct TableSchema {
   }
 
 using AttrValue = std::variant<std::int64_t, double, std::string>;
+// For people: integers as they are, numbers with 6 significant digits, text as it is.
+std::string to_text(const AttrValue& value);
 using Attributes = std::map<std::string, AttrValue>;
 
 AttrValue to_attr(const ConfigValue& v);

@@ -9,6 +9,7 @@
 #include <span>
 #include <variant>
 
+#include "../common/gather_rows.hpp"
 #include "../common/submission_source.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/simulation.hpp"
@@ -421,15 +422,7 @@ class NodeBlockLp {
   double busy_node_seconds_ = 0;
 };
 
-template <class Row>
-std::vector<Row> gather_rows(const Communicator& comm, const std::vector<Row>& mine) {
-  std::vector<std::byte> bytes(mine.size() * sizeof(Row));
-  if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
-  const std::vector<std::byte> all = comm.gather(bytes);
-  std::vector<Row> rows(all.size() / sizeof(Row));
-  if (!rows.empty()) std::memcpy(rows.data(), all.data(), all.size());
-  return rows;
-}
+using model::gather_rows;
 
 }  // namespace
 

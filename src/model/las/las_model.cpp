@@ -8,6 +8,7 @@
 #include <map>
 #include <variant>
 
+#include "../common/gather_rows.hpp"
 #include "../common/submission_source.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/simulation.hpp"
@@ -245,15 +246,7 @@ class NodeLp {
   BucketIntegrator usage_;
 };
 
-template <class Row>
-std::vector<Row> gather_rows(const Communicator& comm, const std::vector<Row>& mine) {
-  std::vector<std::byte> bytes(mine.size() * sizeof(Row));
-  if (!mine.empty()) std::memcpy(bytes.data(), mine.data(), bytes.size());
-  const std::vector<std::byte> all = comm.gather(bytes);
-  std::vector<Row> rows(all.size() / sizeof(Row));
-  if (!rows.empty()) std::memcpy(rows.data(), all.data(), all.size());
-  return rows;
-}
+using model::gather_rows;
 
 struct BucketSums {
   std::int64_t bucket;
