@@ -547,24 +547,25 @@ BatchResult run_batch(const Communicator& comm, const io::Workload& workload, co
   const auto groups = static_cast<LpId>(shared.groups.size());
   Collector out;
   Simulation sim(comm, engine);
-  // Factories run when the simulation starts, after every range is known.
-  LpId first_source = 0, first_scheduler = 0;
-  first_source = sim.add_lps<model::SubmissionSource>(
-                        {.name = "batch-source"}, groups,
-                        [&](LpId id) {
-                          const GroupPart& part = shared.groups[id - first_source];
-                          return model::SubmissionSource(&workload, &part.jobs, &part.scheduler, kSourceTick, kArrival);
-                        })
-                     .first;
-  // The scheduler's state (queue, running jobs, policy plans) is large and it depends on no
-  // remote input, so it is rarely if ever rolled back: copy it seldom.
-  first_scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 4096}, groups,
-                                             [&](LpId id) { return SchedulerLp(&shared, &out, id - first_scheduler); })
-                        .first;
-  for (LpId g = 0; g < groups; ++g) shared.groups[g].scheduler = first_scheduler + g;
+  // LP ids: group 0's source and scheduler, the node blocks, then the other groups' sources and
+  // schedulers — so block placement (contiguous id ranges) puts the first and the last group's
+  // schedulers on different ranks. Factories run when the simulation starts.
+  const auto add_group = [&](std::size_t g) {
+    GroupPart& part = shared.groups[g];
+    sim.add_lps<model::SubmissionSource>({.name = "batch-source"}, 1, [&workload, &part](LpId) {
+      return model::SubmissionSource(&workload, &part.jobs, &part.scheduler, kSourceTick, kArrival);
+    });
+    // The scheduler's state (queue, running jobs, policy plans) is large and it depends on no
+    // remote input, so it is rarely if ever rolled back: copy it seldom.
+    part.scheduler = sim.add_lps<SchedulerLp>({.name = "batch-scheduler", .checkpoint_interval = 4096}, 1,
+                                              [&shared, &out, g](LpId) { return SchedulerLp(&shared, &out, g); })
+                         .first;
+  };
+  add_group(0);
   shared.first_block = sim.add_lps<NodeBlockLp>({.name = "batch-node-block"}, shared.blocks,
                                                 [&](LpId) { return NodeBlockLp(&shared, &out); })
                            .first;
+  for (std::size_t g = 1; g < shared.groups.size(); ++g) add_group(g);
 
   BatchResult result;
   result.stats = sim.run();
