@@ -11,6 +11,9 @@
 // job 4 at 200 (T0 = 200); job 4 runs 200-210 on node 0.
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <initializer_list>
+
 #include "../policy/replay.hpp"
 #include "../support/random_jobs.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
@@ -21,21 +24,24 @@ using namespace tracewarp::batch;
 
 namespace {
 
-io::Workload hand_workload() {
+// Jobs 100, 101, ... from (submit, actual run, requested, nodes) rows, in seconds.
+io::Workload jobs_from(std::initializer_list<std::array<std::int64_t, 4>> spec, std::int32_t user) {
   io::Workload w;
-  const std::int64_t spec[5][4] = {
-      {0, 100, 100, 4}, {0, 50, 200, 4}, {10, 300, 100, 8}, {20, 30, 40, 2}, {100, 10, 10, 1}};
-  for (std::uint64_t i = 0; i < 5; ++i) {
+  for (const auto& [submit, run, requested, nodes] : spec) {
     io::Job j;
-    j.id = 100 + i;
-    j.submit = from_seconds(spec[i][0]);
-    j.run = from_seconds(spec[i][1]);
-    j.requested = from_seconds(spec[i][2]);
-    j.nodes = static_cast<std::uint32_t>(spec[i][3]);
-    j.user = 7;
+    j.id = 100 + w.jobs.size();
+    j.submit = from_seconds(submit);
+    j.run = from_seconds(run);
+    j.requested = from_seconds(requested);
+    j.nodes = static_cast<std::uint32_t>(nodes);
+    j.user = user;
     w.jobs.push_back(j);
   }
   return w;
+}
+
+io::Workload hand_workload() {
+  return jobs_from({{0, 100, 100, 4}, {0, 50, 200, 4}, {10, 300, 100, 8}, {20, 30, 40, 2}, {100, 10, 10, 1}}, 7);
 }
 
 BatchResult run_hand(const std::string& policy, SyncMode sync = SyncMode::sequential) {
@@ -141,20 +147,7 @@ namespace {
 // ends and C starts, on node 4, until 250. Small group: B starts at 0 on nodes 0-1; at 20 B holds
 // only the first interval and E starts on node 2, until 50.
 io::Workload grouped_workload() {
-  io::Workload w;
-  const std::int64_t spec[5][4] = {
-      {0, 150, 150, 3}, {0, 50, 100, 2}, {10, 100, 100, 4}, {20, 10, 10, 5}, {20, 30, 60, 1}};
-  for (std::uint64_t i = 0; i < 5; ++i) {
-    io::Job j;
-    j.id = 100 + i;
-    j.submit = from_seconds(spec[i][0]);
-    j.run = from_seconds(spec[i][1]);
-    j.requested = from_seconds(spec[i][2]);
-    j.nodes = static_cast<std::uint32_t>(spec[i][3]);
-    j.user = 3;
-    w.jobs.push_back(j);
-  }
-  return w;
+  return jobs_from({{0, 150, 150, 3}, {0, 50, 100, 2}, {10, 100, 100, 4}, {20, 10, 10, 5}, {20, 30, 60, 1}}, 3);
 }
 
 std::vector<ResourceGroup> two_groups() {
