@@ -44,18 +44,29 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--out", default="calibration.toml")
     args = ap.parse_args()
-    lo, hi = 0.002, 0.5  # mean request in nodes: busy falls as requests grow
-    busy_lo, busy_hi = (kairos_busy(args.tracewarp, args.config, d, args.tasks) for d in (lo, hi))
-    if not busy_hi <= args.target <= busy_lo:
-        print(f"target {args.target} outside [{busy_hi:.3f}, {busy_lo:.3f}] for mean requests [{hi}, {lo}]",
-              file=sys.stderr)
+    # Busy rises with the mean request while nodes are too large to fill, then falls as packing
+    # gets coarse: scan a log grid for the peak, then bisect on the falling side (the smallest
+    # node that still reaches the target).
+    grid = [0.002 * (0.5 / 0.002) ** (k / 11) for k in range(12)]
+    busy = [kairos_busy(args.tracewarp, args.config, d, args.tasks) for d in grid]
+    for d, b in zip(grid, busy):
+        print(f"lasmix.mean_demand = {d:.5f}: Kairos {b:.4f} busy")
+    peak = max(range(len(grid)), key=lambda k: busy[k])
+    if busy[peak] < args.target:
+        print(f"target {args.target} not reachable: Kairos peaks at {busy[peak]:.3f} busy "
+              f"(mean request {grid[peak]:.4f} of a node)", file=sys.stderr)
         return 1
-    for _ in range(args.steps):
-        mid = math.sqrt(lo * hi)  # bisection in log space
-        busy = kairos_busy(args.tracewarp, args.config, mid, args.tasks)
-        print(f"lasmix.mean_demand = {mid:.5f}: Kairos {busy:.4f} busy")
-        lo, hi = (mid, hi) if busy > args.target else (lo, mid)
-    chosen = math.sqrt(lo * hi)
+    below = next((k for k in range(peak + 1, len(grid)) if busy[k] < args.target), None)
+    if below is None:
+        chosen = grid[-1]
+    else:
+        lo, hi = grid[below - 1], grid[below]  # busy(lo) >= target > busy(hi)
+        for _ in range(args.steps):
+            mid = math.sqrt(lo * hi)
+            b = kairos_busy(args.tracewarp, args.config, mid, args.tasks)
+            print(f"lasmix.mean_demand = {mid:.5f}: Kairos {b:.4f} busy")
+            lo, hi = (mid, hi) if b >= args.target else (lo, mid)
+        chosen = math.sqrt(lo * hi)
     with open(args.out, "w") as f:
         f.write(f"# calibrate.py {args.config}: Kairos {args.target:.0%} busy on {args.tasks} tasks, cluster load sqrt 2\n")
         f.write(f"[lasmix]\nload = 1.0\nmean_demand = {chosen:.5f}  # a node holds about {1 / chosen:.0f} average requests\n")

@@ -99,5 +99,10 @@ if "$python" "$src/experiments/las-multiresource/plot.py" "$work/las.h5" --out "
   [ -s "$work/lasplots/slowdown_cdf.png" ] && [ -s "$work/lasplots/summary.csv" ]; then
   pass "experiments/las-multiresource/plot.py draws from a results file"; else fail "las-multiresource/plot.py"; fi
 
+if "$python" "$src/experiments/las-multiresource/calibrate.py" "$src/experiments/las-multiresource/google.toml" \
+  --tracewarp "$tw" --tasks 3000 --steps 2 --target 0.3 --out "$work/cal.toml" >/dev/null &&
+  grep -q "mean_demand = " "$work/cal.toml"; then
+  pass "experiments/las-multiresource/calibrate.py picks a node size by real runs"; else fail "calibrate.py"; fi
+
 echo "run pipeline: $failures failure(s)"
 [ "$failures" -eq 0 ]
