@@ -1,6 +1,7 @@
 #include "tracewarp/policy/batch/interval.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
 
@@ -144,12 +145,10 @@ std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t 
 
 IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duration) const {
   const std::size_t k = intervals();
-  Placement none{k, 0, 0};
-  // Windows only grow toward the horizon: the last start whose window fits inside it.
-  std::size_t starts = 0;
-  while (starts < k && window(starts, duration) != 0) ++starts;
-  const auto try_start = [&](std::size_t s) -> Placement {
-    const std::uint64_t mask = window(s, duration);
+  const Placement none{k, 0, 0};
+  // Each start's window is computed once, when that start is tried; windows only grow toward
+  // the horizon, so the first start whose window does not fit inside it ends the search.
+  const auto try_start = [&](std::size_t s, std::uint64_t mask) -> Placement {
     const std::int64_t first = lowest_free_range(count, mask);
     return first < 0 ? none : Placement{s, static_cast<std::uint32_t>(first), mask};
   };
@@ -157,16 +156,21 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duratio
   // the earliest fit of the first batch that has one (the same for any thread count).
   constexpr std::size_t kParallelSegments = 512, kBatch = 8;
   if (segments_.size() < kParallelSegments) {
-    for (std::size_t s = 0; s < starts; ++s)
-      if (const Placement p = try_start(s); p.interval < k) return p;
+    for (std::size_t s = 0; s < k; ++s) {
+      const std::uint64_t mask = window(s, duration);
+      if (mask == 0) break;
+      if (const Placement p = try_start(s, mask); p.interval < k) return p;
+    }
     return none;
   }
-  for (std::size_t from = 0; from < starts; from += kBatch) {
-    const std::size_t n = std::min(kBatch, starts - from);
+  std::array<std::uint64_t, kBatch> masks{};
+  for (std::size_t from = 0; from < k; from += kBatch) {
+    std::size_t n = 0;
+    while (n < kBatch && from + n < k && (masks[n] = window(from + n, duration)) != 0) ++n;
     const Placement p = deterministic_reduce(
-        n, none, [&](std::size_t i) { return try_start(from + i); },
+        n, none, [&](std::size_t i) { return try_start(from + i, masks[i]); },
         [](const Placement& a, const Placement& b) { return b.interval < a.interval ? b : a; }, 1);
-    if (p.interval < k) return p;
+    if (p.interval < k || n < kBatch) return p;
   }
   return none;
 }

@@ -107,7 +107,7 @@ void NodeScheduler::try_suspended(Time now, NodeChanges& changes) {
       if (set.empty()) return;
       preempt(set, now, changes);
     }
-    suspended_.erase(std::find(suspended_.begin(), suspended_.end(), head));
+    suspended_.erase(suspended_.begin());  // still first: its victims had more attained service
     start(head, now, changes);
   }
 }
