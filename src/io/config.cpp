@@ -17,7 +17,7 @@ using T = ConfigType;
 std::vector<ConfigKey> make_keys() {
   return {
       {"experiment.name", T::string, std::string("experiment"), "name stored in the results file"},
-      {"experiment.model", T::string, std::string("phold"), "the model to run: phold (studies follow)"},
+      {"experiment.model", T::string, std::string("phold"), "the model to run: phold, batch, las or replication"},
       {"experiment.seed", T::integer, std::int64_t{1}, "random seed of the first replication"},
       {"experiment.replications", T::integer, std::int64_t{1},
        "runs per sweep point, with seeds seed, seed+1, ... (varied fastest)"},

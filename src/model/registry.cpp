@@ -9,18 +9,12 @@
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/model/las/las_model.hpp"
 #include "tracewarp/model/phold/phold.hpp"
+#include "tracewarp/model/replication/replication_model.hpp"
 #include "tracewarp/workload/kcomputer_mix.hpp"
 #include "tracewarp/workload/las_mix.hpp"
 
 namespace tracewarp::model {
 namespace {
-
-template <class Row>
-Table table_of(const io::TableSchema& schema, const std::vector<Row>& rows) {
-  Table t{&schema, std::vector<std::byte>(rows.size() * sizeof(Row))};
-  if (!rows.empty()) std::memcpy(t.rows.data(), rows.data(), t.rows.size());
-  return t;
-}
 
 // PHOLD as an experiment: committed events per series interval, and the checksum.
 struct PholdSeriesRow {
@@ -257,6 +251,7 @@ const std::vector<ModelInfo>& models() {
            {"lasmix.mean_run_s", io::ConfigType::number, 0.0,
             "LAS generator: mean run time, seconds (0 = 300 for google, 100 for alibaba)"},
        }},
+      replication::replication_model(),
   };
   return all;
 }

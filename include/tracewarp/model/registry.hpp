@@ -4,6 +4,7 @@
 // the rank count.
 #pragma once
 
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -21,6 +22,14 @@ struct Table {
   const io::TableSchema* schema;
   std::vector<std::byte> rows;  // schema->row_size bytes per row
 };
+
+// The rows of a plain struct as a table of `schema`.
+template <class Row>
+Table table_of(const io::TableSchema& schema, const std::vector<Row>& rows) {
+  Table t{&schema, std::vector<std::byte>(rows.size() * sizeof(Row))};
+  if (!rows.empty()) std::memcpy(t.rows.data(), rows.data(), t.rows.size());
+  return t;
+}
 
 struct RunOutput {
   RunStats stats;

@@ -1,0 +1,100 @@
+// The resources of the replication study (replication.md): a host's available speed and the
+// transit-stub network, as plain values the model's LPs hold.
+//
+// Availability. Step n covers [n * step, (n + 1) * step). x_0 = walk_start; for n >= 1
+// x_n = clamp(x_{n-1} + u_n, 0, 100), and y_n = clamp(x_n + w_n, 0, 100) for every n, with
+// u_n ~ N(0, upsilon_var) and w_n ~ N(0, omega_var) (variances). The host delivers
+// peak * y_n / 100 during step n. The normals of step n come from one Philox block keyed by
+// (seed, host) at counter n (Box-Muller), so the walk is a pure function of (seed, host, n):
+// nothing is drawn, and no event is spent, for steps nobody asks about. A host only remembers
+// the step it last reached, so walking on is O(steps crossed) and never goes backwards.
+//
+// Network (our reading; no contention: links are not shared, a message's delay depends only
+// on its size and its end points). Hosts sit in transit domains of `domain_size` stubs
+// (host h in domain h / domain_size); the server is one more stub in `server_domain`.
+// Within a domain a message crosses stub-transit-stub (2 hops), between domains
+// stub-transit-transit-stub (3 hops) plus half the extra inter-domain round trip; its delay is
+// hops * hop_latency + size / bottleneck bandwidth (the 100 Mbit/s stub links).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "tracewarp/engine/time.hpp"
+
+namespace tracewarp::replication {
+
+struct WalkParams {
+  Time step = 10 * kTicksPerSecond;
+  double start = 50;      // x_0, percent
+  double omega_var = 1;   // variance of w
+  std::uint64_t seed = 1;
+  bool operator==(const WalkParams&) const = default;
+};
+
+class Availability {
+ public:
+  Availability() = default;
+  Availability(const WalkParams* walk, std::uint64_t host, double peak_flops, double upsilon_var)
+      : walk_(walk), host_(host), peak_(peak_flops), upsilon_sd_(std::sqrt(upsilon_var)), x_(walk->start) {}
+
+  double peak() const { return peak_; }
+  // Speed (flop/s) at time t >= the last time asked about.
+  double speed_at(Time t) {
+    advance_to(t / walk_->step);
+    return speed_of_step(x_, step_);
+  }
+  // Work (flop) delivered over [t0, t1], t0 >= the last time asked about; moves on to t1.
+  double work_between(Time t0, Time t1);
+  // The first tick by which `work` flop are delivered from t0 on (does not move on).
+  Time finish_time(Time t0, double work) const;
+
+  bool operator==(const Availability&) const = default;
+
+ private:
+  struct Normals {
+    double u, w;
+  };
+  Normals normals(std::int64_t n) const;
+  double speed_of_step(double x, std::int64_t n) const {
+    const double y = std::clamp(x + std::sqrt(walk_->omega_var) * normals(n).w, 0.0, 100.0);
+    return peak_ * y / 100.0;
+  }
+  double next_x(double x, std::int64_t n) const { return std::clamp(x + upsilon_sd_ * normals(n).u, 0.0, 100.0); }
+  void advance_to(std::int64_t n) {
+    for (; step_ < n; ++step_) x_ = next_x(x_, step_ + 1);
+  }
+
+  const WalkParams* walk_ = nullptr;
+  std::uint64_t host_ = 0;
+  double peak_ = 0;
+  double upsilon_sd_ = 0;
+  std::int64_t step_ = 0;  // the step x_ belongs to
+  double x_ = 0;
+};
+
+struct Network {
+  std::uint32_t domain_size = 50;
+  std::uint32_t server_domain = 0;
+  double stub_bps = 100e6;
+  double transit_bps = 1e9;
+  Time hop_latency = kTicksPerSecond / 1000;
+  Time inter_domain_rtt = kTicksPerSecond / 100;
+
+  std::uint64_t domain_of(std::uint64_t host) const { return host / domain_size; }
+  Time delay_between_domains(std::uint64_t a, std::uint64_t b, double bytes) const {
+    const bool same = a == b;
+    const double bottleneck = same ? stub_bps : std::min(stub_bps, transit_bps);
+    return (same ? 2 : 3) * hop_latency + (same ? 0 : inter_domain_rtt / 2) + from_seconds(bytes * 8 / bottleneck);
+  }
+  Time host_to_host(std::uint64_t a, std::uint64_t b, double bytes) const {
+    return delay_between_domains(domain_of(a), domain_of(b), bytes);
+  }
+  Time host_to_server(std::uint64_t host, double bytes) const {
+    return delay_between_domains(domain_of(host), server_domain, bytes);
+  }
+  bool operator==(const Network&) const = default;
+};
+
+}  // namespace tracewarp::replication
