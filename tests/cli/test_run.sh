@@ -104,5 +104,26 @@ if "$python" "$src/experiments/las-multiresource/calibrate.py" "$src/experiments
   grep -q "mean_demand = " "$work/cal.toml"; then
   pass "experiments/las-multiresource/calibrate.py picks a node size by real runs"; else fail "calibrate.py"; fi
 
+# The replication study: quick.toml on 1 rank and on 3 ranks (optimistic), identical model data;
+# every shipped configuration runs shortened; the plot script draws from the files.
+rep="$src/experiments/replication"
+rset=(--set replication.hosts=120 --set replication.tasks=600)
+"$tw" run "$rep/quick.toml" -o "$work/rep1.h5" -q "${rset[@]}" || fail "replication quick on 1 rank"
+"$mpirun" -np 3 --oversubscribe "$tw" run "$rep/quick.toml" -o "$work/rep3.h5" -q "${rset[@]}" \
+  --set engine.sync=optimistic --ranks-per-run 3 || fail "replication quick on 3 ranks"
+if "$python" "$src/tests/python/compare_results.py" "$work/rep1.h5" "$work/rep3.h5"; then
+  pass "replication: identical model data sequential vs optimistic on 3 ranks"; else fail "replication: 1 vs 3 ranks"; fi
+"$mpirun" -np 2 --oversubscribe "$tw" run "$rep/study.toml" -o "$work/repgrid.h5" -q --ranks-per-run 1 \
+  --set replication.tasks=300 --set experiment.replications=2 --set replication.grain=1e9 || fail "replication study grid"
+"$tw" run "$rep/success.toml" -o "$work/repsucc.h5" -q "${rset[@]}" --set experiment.replications=1 ||
+  fail "replication success experiment"
+"$tw" run "$rep/scale.toml" -o "$work/repscale.h5" -q --set replication.hosts=2000 --set replication.tasks=20000 ||
+  fail "replication scale configuration"
+if "$python" "$src/experiments/replication/plot.py" "$work/repgrid.h5" --out "$work/repplots" >/dev/null &&
+  [ -s "$work/repplots/completion.png" ] && [ -s "$work/repplots/points.csv" ] &&
+  "$python" "$src/experiments/replication/plot.py" "$work/repsucc.h5" --out "$work/repsplots" >/dev/null &&
+  [ -s "$work/repsplots/success.png" ]; then
+  pass "experiments/replication/plot.py draws from results files"; else fail "replication/plot.py"; fi
+
 echo "run pipeline: $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -21,6 +21,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
@@ -42,26 +43,28 @@ class ParamTable {
   explicit ParamTable(std::string section) : section_(std::move(section)) {}
 
   ParamTable&& number(const std::string& key, double P::*member, const std::string& meaning, Bounds b = {}) && {
-    add(key, ConfigType::number, P{}.*member, meaning, [=, name = full(key)](const Config& c, P& p) {
-      p.*member = checked(name, c.get_number(name), b);
-    });
+    add(key, ConfigType::number, P{}.*member, meaning,
+        [=, name = full(key)](const Config& c, P& p) { p.*member = checked(name, c.get_number(name), b); });
     return std::move(*this);
   }
   // A duration keyed in seconds, held in engine ticks.
   ParamTable&& seconds(const std::string& key, Time P::*member, const std::string& meaning, Bounds b = {}) && {
-    add(key, ConfigType::number, to_seconds(P{}.*member), meaning,
-        [=, name = full(key)](const Config& c, P& p) {
-          p.*member = from_seconds(checked(name, c.get_number(name), b));
-        });
+    add(key, ConfigType::number, to_seconds(P{}.*member), meaning, [=, name = full(key)](const Config& c, P& p) {
+      p.*member = from_seconds(checked(name, c.get_number(name), b));
+    });
     return std::move(*this);
   }
   template <std::integral I>
   ParamTable&& integer(const std::string& key, I P::*member, const std::string& meaning, Bounds b = {}) && {
     b.min = std::max(b.min, static_cast<double>(std::numeric_limits<I>::min()));
-    b.max = std::min(b.max, static_cast<double>(std::numeric_limits<I>::max()));
     add(key, ConfigType::integer, static_cast<std::int64_t>(P{}.*member), meaning,
         [=, name = full(key)](const Config& c, P& p) {
-          p.*member = static_cast<I>(checked(name, static_cast<double>(c.get_int(name)), b));
+          const std::int64_t v = c.get_int(name);
+          checked(name, static_cast<double>(v), b);
+          if (std::cmp_greater(v, std::numeric_limits<I>::max()))
+            throw ConfigError(name + " must be at most " + std::to_string(std::numeric_limits<I>::max()) + ", got " +
+                              std::to_string(v));
+          p.*member = static_cast<I>(v);
         });
     return std::move(*this);
   }
@@ -100,15 +103,17 @@ class ParamTable {
     schema_.push_back({full(key), type, std::move(default_value), meaning});
     readers_.push_back(std::move(reader));
   }
+  static std::string text(double v) {
+    return v == std::floor(v) && std::abs(v) < 1e15 ? std::to_string(static_cast<std::int64_t>(v))
+                                                    : to_string(ConfigValue(v));
+  }
   static double checked(const std::string& name, double v, const Bounds& b) {
-    if (!(v >= b.min && v <= b.max)) {
-      std::string range = std::isfinite(b.max) ? (std::isfinite(b.min) ? "in [" + to_string(ConfigValue(b.min)) + ", " +
-                                                                              to_string(ConfigValue(b.max)) + "]"
-                                                                        : "<= " + to_string(ConfigValue(b.max)))
-                                               : ">= " + to_string(ConfigValue(b.min));
-      throw ConfigError(name + " must be " + range + ", got " + to_string(ConfigValue(v)));
-    }
-    return v;
+    if (v >= b.min && v <= b.max) return v;
+    const bool low = std::isfinite(b.min) && b.min > -9e18, high = std::isfinite(b.max);
+    const std::string range = low && high ? "in [" + text(b.min) + ", " + text(b.max) + "]"
+                              : high      ? "<= " + text(b.max)
+                                          : ">= " + text(b.min);
+    throw ConfigError(name + " must be " + range + ", got " + text(v));
   }
 
   std::string section_;

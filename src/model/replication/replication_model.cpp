@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 #include <numbers>
+#include <tuple>
 
 #include "../common/gather_rows.hpp"
 #include "tracewarp/core/error.hpp"
@@ -17,23 +18,23 @@ namespace {
 
 // Event kinds: their numbers order what happens within one instant.
 enum Kind : EventKind {
-  kCopyEnd = 1,       // host, to itself: a copy finished computing
-  kCancel = 2,        // server or original host -> host running a losing copy
-  kReplicaResult = 3, // replica host -> original host
-  kAssign = 4,        // server -> host (wqr): a task or a replica
-  kNoWork = 5,        // server -> host (wqr)
-  kQueueTasks = 6,    // server or donor host -> host: a range of original tasks to queue
-  kGive = 7,          // server -> donor host (adaptive): send tasks to another host
-  kProbe = 8,         // server -> host: report your state
-  kPoll = 9,          // poller -> polled host
-  kPollReply = 10,    // polled host -> poller
-  kRequest = 11,      // host -> server (wqr): give me work
-  kResult = 12,       // host -> server (wqr): a copy's result
-  kReport = 13,       // host -> server: state for a collection round
-  kDone = 14,         // host -> server: a task is done (result sink; no scheduler event)
-  kRound = 15,        // server, to itself: the next collection round
+  kCopyEnd = 1,        // host, to itself: a copy finished computing
+  kCancel = 2,         // server or original host -> host running a losing copy
+  kReplicaResult = 3,  // replica host -> original host
+  kAssign = 4,         // server -> host (wqr): a task or a replica
+  kNoWork = 5,         // server -> host (wqr)
+  kQueueTasks = 6,     // server or donor host -> host: a range of original tasks to queue
+  kGive = 7,           // server -> donor host (adaptive): send tasks to another host
+  kProbe = 8,          // server -> host: report your state
+  kPoll = 9,           // poller -> polled host
+  kPollReply = 10,     // polled host -> poller
+  kRequest = 11,       // host -> server (wqr): give me work
+  kResult = 12,        // host -> server (wqr): a copy's result
+  kReport = 13,        // host -> server: state for a collection round
+  kDone = 14,          // host -> server: a task is done (result sink; no scheduler event)
+  kRound = 15,         // server, to itself: the next collection round
 };
-enum Record : RecordTag { kTaskRecord = 1, kBusyRecord = 2, kWaitRecord = 3 };
+enum Record : RecordTag { kTaskRecord = 1, kCopyRecord = 2, kWaitRecord = 3 };
 
 constexpr std::uint32_t kNoHost = ~std::uint32_t{0};
 constexpr std::uint64_t kNoTask = ~std::uint64_t{0};
@@ -87,6 +88,7 @@ struct Shared {
 // Each rank's committed output.
 struct Collector {
   std::vector<TaskRow> tasks;
+  std::vector<CopyRow> copies;
   std::map<std::int64_t, std::array<std::int64_t, 2>> buckets;  // busy host-ticks, queued request-ticks
   std::vector<std::uint64_t> host_events;
   std::uint64_t hosts_stopped = 0;
@@ -173,7 +175,11 @@ class HostLp {
   void on_commit(const Event&, CommitContext& ctx) const {
     ctx.for_each_record([&](const CommitContext::Record& r) {
       if (r.tag == kTaskRecord) out_->tasks.push_back(r.as<TaskRow>());
-      if (r.tag == kBusyRecord) out_->add(r.as<Interval>(), 0);
+      if (r.tag == kCopyRecord) {
+        const CopyRow c = r.as<CopyRow>();
+        out_->copies.push_back(c);
+        out_->add(Interval{from_seconds(c.start_s), from_seconds(c.end_s)}, 0);
+      }
     });
   }
   void on_finish(FinishContext&) const {
@@ -220,8 +226,15 @@ class HostLp {
     if (finish == kTimeInfinity) return ctx.fault("replication host: a task never finishes (speed stuck at 0)");
     ctx.send(ctx.self(), finish - ctx.now(), kCopyEnd, TaskMsg{task, token_});
   }
-  void stop(EventContext& ctx) {
-    ctx.emit(kBusyRecord, Interval{copy_.start, ctx.now()});
+  void stop(EventContext& ctx, bool finished) {
+    CopyRow c{};
+    c.task = copy_.task;
+    c.host = host_;
+    c.replica = copy_.replica;
+    c.start_s = to_seconds(copy_.start);
+    c.end_s = to_seconds(ctx.now());
+    c.finished = finished;
+    ctx.emit(kCopyRecord, c);
     copy_.active = false;
   }
 
@@ -252,7 +265,7 @@ class HostLp {
 
   void copy_end(const TaskMsg& m, EventContext& ctx) {
     if (!copy_.active || m.token != token_) return;  // a stopped copy's end
-    stop(ctx);
+    stop(ctx, true);
     if (!shared_->method->static_assignment) {  // wqr: the server decides who won
       ctx.send(shared_->server, net_to_server(p().message_bytes), kResult, ResultMsg{copy_.task, host_, ctx.now()});
     } else if (copy_.replica) {
@@ -269,7 +282,7 @@ class HostLp {
 
   void cancel(std::uint64_t task, EventContext& ctx) {
     if (copy_.active && copy_.task == task) {
-      stop(ctx);
+      stop(ctx, false);
       if (!shared_->method->static_assignment) return request_work(ctx, 0);
       return poll(ctx);
     }
@@ -280,7 +293,7 @@ class HostLp {
   void replica_result(const ResultMsg& m, EventContext& ctx) {
     ++events_;
     if (!copy_.active || copy_.replica || copy_.task != m.task) return;  // this copy already won
-    stop(ctx);
+    stop(ctx, false);
     task_won(static_cast<std::uint32_t>(m.host), m.finish, 1, ctx);
   }
 
@@ -568,8 +581,7 @@ const io::ParamTable<ReplicationParams>& replication_param_table() {
           .number("stub_mbps", &P::stub_mbps, "stub-transit link bandwidth, Mbit/s", {.min = 1e-6})
           .number("transit_mbps", &P::transit_mbps, "transit-transit link bandwidth, Mbit/s", {.min = 1e-6})
           .seconds("hop_latency_s", &P::hop_latency, "latency of one link, seconds", {.min = 1e-9})
-          .seconds("inter_domain_rtt_s", &P::inter_domain_rtt, "extra round trip between domains, seconds",
-                   {.min = 0});
+          .seconds("inter_domain_rtt_s", &P::inter_domain_rtt, "extra round trip between domains, seconds", {.min = 0});
   return table;
 }
 
@@ -586,6 +598,18 @@ const io::TableSchema& task_table_schema() {
        TRACEWARP_COLUMN(TaskRow, cancelled, "", "other copies told to stop when it was won"),
        TRACEWARP_COLUMN(TaskRow, winner_is_replica, "", "1 if a replica won")},
       "replication: one row per task, by id"};
+  return schema;
+}
+
+const io::TableSchema& copy_table_schema() {
+  static const io::TableSchema schema{
+      "copies",
+      sizeof(CopyRow),
+      {TRACEWARP_COLUMN(CopyRow, task, "", "task id"), TRACEWARP_COLUMN(CopyRow, host, "", "host that ran the copy"),
+       TRACEWARP_COLUMN(CopyRow, replica, "", "1 if not the task's first copy"),
+       TRACEWARP_COLUMN(CopyRow, start_s, "s", "start"), TRACEWARP_COLUMN(CopyRow, end_s, "s", "finish or stop"),
+       TRACEWARP_COLUMN(CopyRow, finished, "", "1: computed to the end; 0: stopped by a cancellation")},
+      "replication: one row per copy (original or replica) of every task, by (task, start, host)"};
   return schema;
 }
 
@@ -616,15 +640,18 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   shared.server = sim.add_lps<ServerLp>({.name = "replication-server", .checkpoint_interval = 64}, 1,
                                         [&](LpId) { return ServerLp(&shared, &out); })
                       .first;
-  shared.first_host = sim.add_lps<HostLp>({.name = "replication-host"}, params.hosts,
-                                          [&](LpId id) {
-                                            return HostLp(&shared, &out, static_cast<std::uint32_t>(id - 1));
-                                          })
-                          .first;
+  shared.first_host =
+      sim.add_lps<HostLp>({.name = "replication-host"}, params.hosts,
+                          [&](LpId id) { return HostLp(&shared, &out, static_cast<std::uint32_t>(id - 1)); })
+          .first;
   ReplicationResult r;
   r.stats = sim.run();
   r.tasks = model::gather_rows(comm, out.tasks);
   std::sort(r.tasks.begin(), r.tasks.end(), [](const TaskRow& a, const TaskRow& b) { return a.id < b.id; });
+  r.copies = model::gather_rows(comm, out.copies);
+  std::sort(r.copies.begin(), r.copies.end(), [](const CopyRow& a, const CopyRow& b) {
+    return std::tie(a.task, a.start_s, a.host) < std::tie(b.task, b.start_s, b.host);
+  });
   std::vector<BucketTotals> mine;
   for (const auto& [bucket, ticks] : out.buckets) mine.push_back({bucket, ticks});
   std::map<std::int64_t, std::array<std::int64_t, 2>> all;
@@ -634,18 +661,20 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   for (const auto& [bucket, ticks] : all)
     r.series.push_back({static_cast<double>(bucket) * to_seconds(params.interval),
                         static_cast<double>(ticks[0]) / interval, static_cast<double>(ticks[1]) / interval});
-  const std::vector<std::uint64_t> events = model::gather_rows(comm, out.host_events);
-  std::uint64_t total_events = 0;
-  for (const std::uint64_t e : events) {
-    total_events += e;
-    r.host_events_max = std::max(r.host_events_max, e);
-  }
-  r.host_events_mean = events.empty() ? 0 : static_cast<double>(total_events) / static_cast<double>(events.size());
-  std::uint64_t sums[] = {out.server_events, static_cast<std::uint64_t>(out.wait_sum), out.waits, out.hosts_stopped,
-                          out.replicas_not_started};
+  // Reductions over all ranks, so that every rank holds the same summary numbers.
+  std::uint64_t host_events = 0, maxima[2] = {0, static_cast<std::uint64_t>(out.wait_max)};
+  for (const std::uint64_t e : out.host_events) host_events += e, maxima[0] = std::max(maxima[0], e);
+  std::uint64_t sums[] = {out.server_events,
+                          static_cast<std::uint64_t>(out.wait_sum),
+                          out.waits,
+                          out.hosts_stopped,
+                          out.replicas_not_started,
+                          host_events};
   comm.sum(sums);
-  std::uint64_t wait_max = static_cast<std::uint64_t>(out.wait_max);
-  comm.max(std::span<std::uint64_t>(&wait_max, 1));
+  comm.max(maxima);
+  r.host_events_max = maxima[0];
+  r.host_events_mean = static_cast<double>(sums[5]) / params.hosts;
+  const std::uint64_t wait_max = maxima[1];
   r.server_events = sums[0];
   r.queue_delay_mean_s = sums[2] > 0 ? to_seconds(static_cast<Time>(sums[1])) / static_cast<double>(sums[2]) : 0;
   r.queue_delay_max_s = to_seconds(static_cast<Time>(wait_max));
@@ -695,6 +724,7 @@ model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, 
   out.summary = replication_summary(r, p);
   if (comm.rank() == 0) {
     out.tables.push_back(model::table_of(task_table_schema(), r.tasks));
+    out.tables.push_back(model::table_of(copy_table_schema(), r.copies));
     out.tables.push_back(model::table_of(series_table_schema(), r.series));
   }
   return out;
@@ -706,7 +736,7 @@ const model::ModelInfo& replication_model() {
       "replication",
       "bag of tasks on volatile hosts: WQR, adaptive and distributed replication (replication.md); keys replication.*",
       run_from_config,
-      {&task_table_schema(), &series_table_schema()},
+      {&task_table_schema(), &copy_table_schema(), &series_table_schema()},
       replication_param_table().schema()};
   return info;
 }

@@ -11,12 +11,12 @@ namespace tracewarp::replication {
 
 const std::vector<Method>& replication_methods() {
   static const std::vector<Method> all = {
-      {"wqr", "work queue with replication: idle hosts ask the server; replicas once the queue is empty", false,
-       false, false, false},
+      {"wqr", "work queue with replication: idle hosts ask the server; replicas once the queue is empty", false, false,
+       false, false},
       {"adaptive", "monitor and reschedule: static split, then collect every host and rebalance every period", true,
        true, false, false},
-      {"proposed", "distributed replication: static split, then idle hosts poll for replicas (conditions 1-3)",
-       true, false, true, true},
+      {"proposed", "distributed replication: static split, then idle hosts poll for replicas (conditions 1-3)", true,
+       false, true, true},
       {"proposed-no-cond3", "distributed replication without condition 3 (EST < ENT)", true, false, true, false},
   };
   return all;

@@ -78,26 +78,38 @@ struct TaskRow {
   double grain;  // flop
   std::uint32_t original_host;
   std::uint32_t winner_host;
-  double start_s;  // first copy's start
-  double end_s;    // winning copy's finish
-  std::uint32_t replicas;   // copies started besides the original
-  std::uint32_t cancelled;  // other copies running when the task was won
+  double start_s;                   // first copy's start
+  double end_s;                     // winning copy's finish
+  std::uint32_t replicas;           // copies started besides the original
+  std::uint32_t cancelled;          // other copies running when the task was won
   std::uint32_t winner_is_replica;  // 1 if a replica won
+  std::uint32_t padding;
+};
+
+struct CopyRow {
+  std::uint64_t task;
+  std::uint32_t host;
+  std::uint32_t replica;  // 1 if not the task's first copy
+  double start_s;
+  double end_s;
+  std::uint32_t finished;  // 1: computed to the end; 0: stopped by a cancellation
   std::uint32_t padding;
 };
 
 struct SeriesRow {
   double time_s;
-  double busy_hosts;      // time average
-  double queued_requests; // at the server, time average
+  double busy_hosts;       // time average
+  double queued_requests;  // at the server, time average
 };
 
 const io::TableSchema& task_table_schema();
+const io::TableSchema& copy_table_schema();
 const io::TableSchema& series_table_schema();
 
 struct ReplicationResult {
   RunStats stats;
   std::vector<TaskRow> tasks;     // on rank 0, by id
+  std::vector<CopyRow> copies;    // on rank 0, by (task, start, host)
   std::vector<SeriesRow> series;  // on rank 0, by time
   std::uint64_t server_events = 0;
   double queue_delay_mean_s = 0;

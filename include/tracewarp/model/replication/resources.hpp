@@ -27,8 +27,8 @@ namespace tracewarp::replication {
 
 struct WalkParams {
   Time step = 10 * kTicksPerSecond;
-  double start = 50;      // x_0, percent
-  double omega_var = 1;   // variance of w
+  double start = 50;     // x_0, percent
+  double omega_var = 1;  // variance of w
   std::uint64_t seed = 1;
   bool operator==(const WalkParams&) const = default;
 };

@@ -108,9 +108,9 @@ class WorkQueueReplication {
 
 struct PolledState {
   bool processing_original;
-  std::uint32_t replicas;   // of its current task
-  double remaining_work;    // flop
-  double speed;             // flop/s, now
+  std::uint32_t replicas;  // of its current task
+  double remaining_work;   // flop
+  double speed;            // flop/s, now
 };
 enum class Refusal : std::uint8_t { none, not_processing_original, replica_limit, not_faster };
 // Whether a polled host accepts (Refusal::none) a replica of its current task.

@@ -1,0 +1,64 @@
+// The replication model under mpirun: optimistic on every rank count, thread count and placement
+// gives exactly the sequential task, copy and series tables, for every method.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "tracewarp/model/replication/replication_model.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::replication;
+
+namespace {
+template <class Row>
+bool same(const std::vector<Row>& a, const std::vector<Row>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Row)) == 0;
+}
+}  // namespace
+
+TEST_CASE("replication model: optimistic on any rank count matches sequential, every method", "[mpi][replication]") {
+  const Communicator world = Communicator::world();
+  for (const char* method : {"wqr", "adaptive", "proposed", "proposed-no-cond3"}) {
+    ReplicationParams p;
+    p.method = method;
+    p.hosts = 120;  // three transit domains
+    p.tasks = 900;
+    p.grain = 3e9;
+    p.interval = from_seconds(std::int64_t{30});
+    const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
+    for (const int threads : {1, 2})
+      for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin}) {
+        CAPTURE(method, threads, world.size(), placement == PlacementKind::block);
+        EngineConfig e;
+        e.sync = SyncMode::optimistic;
+        e.threads = threads;
+        e.placement.kind = placement;
+        e.gvt_interval = 64;
+        std::fprintf(stderr, "rank %d %s %d %d\n", world.rank(), method, threads,
+                     (int)(placement == PlacementKind::block));
+        const ReplicationResult r = run_replication(world, p, e);
+        if (world.rank() == 0) {
+          REQUIRE(same(r.tasks, reference.tasks));
+          REQUIRE(same(r.copies, reference.copies));
+          REQUIRE(same(r.series, reference.series));
+        }
+        REQUIRE(r.server_events == reference.server_events);
+        REQUIRE(r.host_events_max == reference.host_events_max);
+        REQUIRE(r.queue_delay_max_s == reference.queue_delay_max_s);
+      }
+  }
+}
+
+TEST_CASE("replication model: rollback check on every rank count", "[mpi][replication]") {
+  const Communicator world = Communicator::world();
+  ReplicationParams p;
+  p.method = "proposed";
+  p.hosts = 100;
+  p.tasks = 400;
+  p.grain = 1e9;
+  const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
+  EngineConfig e;
+  e.sync = SyncMode::rollback_check;
+  const ReplicationResult r = run_replication(world, p, e);
+  if (world.rank() == 0) REQUIRE(same(r.tasks, reference.tasks));
+}
