@@ -259,7 +259,9 @@ class HostLp {
   // An original task is won (by this copy or by its replica): record it, tell the sink, go on.
   void task_won(std::uint32_t winner, Time end, std::uint32_t cancelled, EventContext& ctx) {
     ctx.emit(kTaskRecord, row(winner, end, cancelled));
-    ctx.send(shared_->server, net_to_server(p().message_bytes), kDone, TaskMsg{copy_.task, 0});
+    // Only rounds need the count (to stop); without rounds the sink has nothing to decide.
+    if (shared_->method->rescheduling)
+      ctx.send(shared_->server, net_to_server(p().message_bytes), kDone, TaskMsg{copy_.task, 0});
     next(ctx);
   }
 
@@ -520,6 +522,9 @@ class ServerLp {
         ctx.send(shared_->first_host + t.from, slot_end[t.from] - ctx.now() + to_host(t.from, p().message_bytes), kGive,
                  GiveMsg{t.to, t.count});
     }
+    // The view is needed only within a round: a small state between rounds is cheap to save.
+    std::vector<double>().swap(speeds_);
+    std::vector<std::uint64_t>().swap(queued_);
     if (shared_->method->rescheduling)
       ctx.send(ctx.self(), std::max(round_started_ + p().reschedule_period, busy_until_) - ctx.now(), kRound);
   }
@@ -637,7 +642,7 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   Collector out;
   out.interval = params.interval;
   Simulation sim(comm, engine);
-  shared.server = sim.add_lps<ServerLp>({.name = "replication-server", .checkpoint_interval = 64}, 1,
+  shared.server = sim.add_lps<ServerLp>({.name = "replication-server", .checkpoint_interval = 1024}, 1,
                                         [&](LpId) { return ServerLp(&shared, &out); })
                       .first;
   shared.first_host =

@@ -6,7 +6,7 @@
 
 namespace tracewarp::replication {
 
-Availability::Normals Availability::normals(std::int64_t n) const {
+Availability::Level Availability::level(std::int64_t n, double previous_x) const {
   using Philox = r123::Philox4x32;
   const auto step = static_cast<std::uint64_t>(n);
   // Stream "walk" of (seed, host): the top key word is tagged so that it never meets the
@@ -21,7 +21,9 @@ Availability::Normals Availability::normals(std::int64_t n) const {
   const double u1 = (static_cast<double>(bits(r[0], r[1])) + 1) * 0x1.0p-53;
   const double u2 = static_cast<double>(bits(r[2], r[3])) * 0x1.0p-53;
   const double radius = std::sqrt(-2 * std::log(u1));
-  return {radius * std::cos(2 * std::numbers::pi * u2), radius * std::sin(2 * std::numbers::pi * u2)};
+  const double u = radius * std::cos(2 * std::numbers::pi * u2), w = radius * std::sin(2 * std::numbers::pi * u2);
+  const double x = n == 0 ? previous_x : std::clamp(previous_x + upsilon_sd_ * u, 0.0, 100.0);
+  return {x, std::clamp(x + std::sqrt(walk_->omega_var) * w, 0.0, 100.0)};
 }
 
 double Availability::work_between(Time t0, Time t1) {
@@ -29,7 +31,7 @@ double Availability::work_between(Time t0, Time t1) {
   for (Time t = t0; t < t1;) {
     advance_to(t / walk_->step);
     const Time end = std::min(t1, (step_ + 1) * walk_->step);
-    work += speed_of_step(x_, step_) * to_seconds(end - t);
+    work += peak_ * y_ / 100.0 * to_seconds(end - t);
     t = end;
   }
   advance_to(t1 / walk_->step);
@@ -38,19 +40,19 @@ double Availability::work_between(Time t0, Time t1) {
 
 Time Availability::finish_time(Time t0, double work) const {
   std::int64_t n = step_;
-  double x = x_;
-  for (; n < t0 / walk_->step; ++n) x = next_x(x, n + 1);
+  Level l{x_, y_};
+  for (; n < t0 / walk_->step; ++n) l = level(n + 1, l.x);
   Time t = t0;
   // A walk stuck at zero availability for ~30 years of simulated time is a model error.
   for (std::int64_t guard = 0; guard < 100'000'000; ++guard) {
     const Time end = (n + 1) * walk_->step;
-    const double speed = speed_of_step(x, n);
+    const double speed = peak_ * l.y / 100.0;
     const double can = speed * to_seconds(end - t);
     if (speed > 0 && can >= work)
       return t + std::max<Time>(1, static_cast<Time>(std::ceil(work / speed * kTicksPerSecond)));
     work -= can;
     t = end;
-    x = next_x(x, ++n);
+    l = level(++n, l.x);
   }
   return kTimeInfinity;
 }

@@ -37,13 +37,17 @@ class Availability {
  public:
   Availability() = default;
   Availability(const WalkParams* walk, std::uint64_t host, double peak_flops, double upsilon_var)
-      : walk_(walk), host_(host), peak_(peak_flops), upsilon_sd_(std::sqrt(upsilon_var)), x_(walk->start) {}
+      : walk_(walk), host_(host), peak_(peak_flops), upsilon_sd_(std::sqrt(upsilon_var)) {
+    const Level start = level(0, walk->start);
+    x_ = start.x;
+    y_ = start.y;
+  }
 
   double peak() const { return peak_; }
   // Speed (flop/s) at time t >= the last time asked about.
   double speed_at(Time t) {
     advance_to(t / walk_->step);
-    return speed_of_step(x_, step_);
+    return peak_ * y_ / 100.0;
   }
   // Work (flop) delivered over [t0, t1], t0 >= the last time asked about; moves on to t1.
   double work_between(Time t0, Time t1);
@@ -53,25 +57,27 @@ class Availability {
   bool operator==(const Availability&) const = default;
 
  private:
-  struct Normals {
-    double u, w;
+  // x and y of one step.
+  struct Level {
+    double x, y;
   };
-  Normals normals(std::int64_t n) const;
-  double speed_of_step(double x, std::int64_t n) const {
-    const double y = std::clamp(x + std::sqrt(walk_->omega_var) * normals(n).w, 0.0, 100.0);
-    return peak_ * y / 100.0;
-  }
-  double next_x(double x, std::int64_t n) const { return std::clamp(x + upsilon_sd_ * normals(n).u, 0.0, 100.0); }
+  // Step n's levels from step n-1's x (n >= 1), or the start (n = 0): one Philox block.
+  Level level(std::int64_t n, double previous_x) const;
   void advance_to(std::int64_t n) {
-    for (; step_ < n; ++step_) x_ = next_x(x_, step_ + 1);
+    for (; step_ < n; ++step_) {
+      const Level l = level(step_ + 1, x_);
+      x_ = l.x;
+      y_ = l.y;
+    }
   }
 
   const WalkParams* walk_ = nullptr;
   std::uint64_t host_ = 0;
   double peak_ = 0;
   double upsilon_sd_ = 0;
-  std::int64_t step_ = 0;  // the step x_ belongs to
+  std::int64_t step_ = 0;  // the step x_ and y_ belong to
   double x_ = 0;
+  double y_ = 0;
 };
 
 struct Network {
