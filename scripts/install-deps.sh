@@ -7,7 +7,7 @@ packages=(
   libopenmpi-dev openmpi-bin libboost-mpi-dev
   libhdf5-openmpi-dev hdf5-tools
   libtbb-dev catch2
-  libcli11-dev libtomlplusplus-dev libfmt-dev nlohmann-json3-dev
+  libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   librandom123-dev zlib1g-dev libbenchmark-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
 )

@@ -13,4 +13,4 @@ cmake --build "$build_dir" -j "$jobs"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ctest_args=(--test-dir "$build_dir" --output-on-failure)
 if [ "${1:-}" = "--fast" ]; then ctest_args+=(-LE validation); fi
-ctest "${ctest_args[@]}"
+ctest "${ctest_args[@]}" -j "$jobs"

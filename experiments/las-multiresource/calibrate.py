@@ -5,7 +5,7 @@ arrive), by bisection over real runs of `tracewarp`, with arrivals paced for a c
 sqrt 2 (lasmix.load = 1 per resource), and writes the chosen values to a TOML fragment; a run
 made with it records them among its parameters.
 
-Our reading of las.md's calibration: task demands are expressed in nodes, so a node's capacity
+Our reading of docs/studies.md#las's calibration: task demands are expressed in nodes, so a node's capacity
 is set through the mean request (lasmix.mean_demand = mean request / capacity: a larger node
 is a smaller mean request); the generator paces arrivals to the offered load for whatever
 capacity it is given.

@@ -1,4 +1,5 @@
-// tracewarp bench phold: the engine benchmark.
+// tracewarp bench phold: the engine benchmark. Its options are the engine.* and phold.* keys
+// of `tracewarp run` (one declaration each), plus --lps-per-rank, --seed and --json.
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -6,7 +7,9 @@
 
 #include "commands.hpp"
 #include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/phold/phold.hpp"
+#include "tracewarp/model/registry.hpp"
 
 namespace tracewarp::app {
 
@@ -18,19 +21,28 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
+const io::ConfigSchema& bench_keys() {
+  static const io::ConfigSchema keys = model::keys_of(io::engine_params(), phold::param_table());
+  return keys;
+}
+
 struct PholdOptions {
-  phold::Params params;
+  std::vector<std::pair<std::string, std::string>> given;  // key options, as typed
   LpId lps_per_rank = 1024;
-  LpId lps_total = 0;
-  EngineOptions engine;
+  std::uint64_t seed = phold::Params{}.seed;
   bool json = false;
 };
 
 void run_phold_bench(const PholdOptions& o) {
   const Communicator world = Communicator::world();
-  phold::Params params = o.params;
-  params.lps = o.lps_total > 0 ? o.lps_total : o.lps_per_rank * static_cast<LpId>(world.size());
-  EngineConfig engine = to_engine_config(o.engine);
+  io::Config config(bench_keys());
+  for (const auto& [key, text] : o.given) config.set_from_text(key, text, "bench phold");
+  phold::Params params = phold::param_table().read(config);
+  const std::string& lps_key = phold::param_table().key_of(&phold::Params::lps);
+  const bool lps_given = std::any_of(o.given.begin(), o.given.end(), [&](const auto& g) { return g.first == lps_key; });
+  if (!lps_given) params.lps = o.lps_per_rank * static_cast<LpId>(world.size());
+  params.seed = o.seed;
+  EngineConfig engine = io::engine_params().read(config);
   engine.progress = terminal_progress("phold", o.json);
   const phold::Result r = phold::run(world, params, engine);
   if (engine.progress) std::fprintf(stderr, "\n");
@@ -72,18 +84,13 @@ void run_phold_bench(const PholdOptions& o) {
 void add_bench_command(CLI::App& app, Action& action) {
   CLI::App* bench = app.add_subcommand("bench", "engine benchmarks");
   bench->require_subcommand(1);
-  CLI::App* cmd = bench->add_subcommand("phold", "the PHOLD benchmark (engine.md)");
+  CLI::App* cmd = bench->add_subcommand("phold", "the PHOLD benchmark (docs/studies.md#engine)");
   auto o = std::make_shared<PholdOptions>();
-  cmd->add_option("--lps-per-rank", o->lps_per_rank, "LPs per rank")->capture_default_str();
-  cmd->add_option("--lps", o->lps_total, "LPs in total (overrides --lps-per-rank)");
-  cmd->add_option("--events-per-lp", o->params.events_per_lp, "initial events per LP")->capture_default_str();
-  cmd->add_option("--remote", o->params.remote, "probability an event goes to a random LP")->capture_default_str();
-  cmd->add_option("--mean", o->params.mean, "mean time increment")->capture_default_str();
-  cmd->add_option("--lookahead", o->params.lookahead, "minimum time increment")->capture_default_str();
-  cmd->add_option("--end", o->params.end, "end time")->capture_default_str();
-  cmd->add_option("--seed", o->params.seed, "random seed")->capture_default_str();
+  cmd->add_option("--lps-per-rank", o->lps_per_rank, "LPs per rank (unless --lps gives the total)")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "random seed")->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON object");
-  add_engine_options(*cmd, o->engine);
+  add_key_options(*cmd, bench_keys(), o->given);
   cmd->callback([o, &action] { action = [o] { run_phold_bench(*o); }; });
 }
 

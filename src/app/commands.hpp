@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "tracewarp/engine/config.hpp"
+#include "tracewarp/io/config.hpp"
 
 namespace tracewarp::app {
 
@@ -20,18 +21,11 @@ void add_generate_command(CLI::App& app, Action& action);
 
 // ---- shared by several commands (common.cpp) ----
 
-// Options every engine-driven command shares.
-struct EngineOptions {
-  std::string sync = "sequential";
-  int threads = 1;
-  std::string placement = "block";
-  std::uint64_t gvt_interval = 512;
-  std::uint32_t poll_interval = 128;
-  double window = 0;  // simulated seconds
-  std::uint64_t memory_budget_mib = 0;
-};
-void add_engine_options(CLI::App& cmd, EngineOptions& options);
-EngineConfig to_engine_config(const EngineOptions& options);
+// One option per configuration key: --<key without its section, '_' as '-'> (engine.gvt_interval
+// is --gvt-interval), its meaning and default as help. Each given option lands in `given` as
+// (key, text), to be set on a Config with Config::set_from_text.
+void add_key_options(CLI::App& cmd, const io::ConfigSchema& keys,
+                     std::vector<std::pair<std::string, std::string>>& given);
 
 // A progress line on stderr for long runs, only when stderr is a terminal and not quiet.
 std::function<void(const Progress&)> terminal_progress(const std::string& label, bool quiet);

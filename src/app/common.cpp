@@ -8,18 +8,17 @@
 
 namespace tracewarp::app {
 
-void add_engine_options(CLI::App& cmd, EngineOptions& o) {
-  cmd.add_option("--sync", o.sync, "synchronisation: sequential, optimistic or rollback-check")->capture_default_str();
-  cmd.add_option("--threads", o.threads, "TBB threads per rank for event handlers")->capture_default_str();
-  cmd.add_option("--placement", o.placement, "LP placement: block, round-robin or a partition file")
-      ->capture_default_str();
-  cmd.add_option("--gvt-interval", o.gvt_interval, "events a rank executes between GVT rounds")->capture_default_str();
-  cmd.add_option("--poll-interval", o.poll_interval, "events between remote message exchanges")->capture_default_str();
-  cmd.add_option("--window", o.window, "optimism window ahead of GVT, simulated seconds (0 = none)")
-      ->capture_default_str();
-  cmd.add_option("--memory-budget", o.memory_budget_mib,
-                 "MiB of events, histories and snapshots per rank (0 = half the node's memory over its ranks)")
-      ->capture_default_str();
+void add_key_options(CLI::App& cmd, const io::ConfigSchema& keys,
+                     std::vector<std::pair<std::string, std::string>>& given) {
+  for (const io::ConfigKey& k : keys) {
+    std::string flag = k.name.substr(k.name.find('.') + 1);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    const std::string key = k.name;
+    cmd.add_option_function<std::string>(
+           "--" + flag, [&given, key](const std::string& text) { given.emplace_back(key, text); },
+           k.meaning + " (" + k.name + ")")
+        ->default_str(io::to_string(k.default_value));
+  }
 }
 
 std::function<void(const Progress&)> terminal_progress(const std::string& label, bool quiet) {
@@ -37,18 +36,6 @@ std::function<void(const Progress&)> terminal_progress(const std::string& label,
     }
     std::fflush(stderr);
   };
-}
-
-EngineConfig to_engine_config(const EngineOptions& o) {
-  EngineConfig c;
-  c.sync = parse_sync_mode(o.sync);
-  c.threads = o.threads;
-  c.placement = parse_placement(o.placement);
-  c.gvt_interval = o.gvt_interval;
-  c.poll_interval = o.poll_interval;
-  c.optimism_window = o.window > 0 ? from_seconds(o.window) : 0;
-  c.memory_budget_bytes = o.memory_budget_mib << 20;
-  return c;
 }
 
 }  // namespace tracewarp::app

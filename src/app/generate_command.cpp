@@ -3,13 +3,13 @@
 //              transforms, or a model's generator), as SWF.
 //   kcomputer  the K computer job mix (workload/kcomputer_mix.hpp; keys kmix.*, seed
 //              experiment.seed), as SWF.
-// The LAS generators are added with their model.
 #include <cstdio>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/io/config.hpp"
+#include "tracewarp/io/settings.hpp"
 #include "tracewarp/io/swf.hpp"
 #include "tracewarp/model/registry.hpp"
 
@@ -57,7 +57,11 @@ void add_generate_command(CLI::App& app, Action& action) {
   CLI::App* k = cmd->add_subcommand("kcomputer", "a K computer job mix (kmix.* keys, seed experiment.seed), as SWF");
   add_options(k, *o, "optional configuration (TOML) for kmix.*, batch.machine and workload.* transforms",
               "override a key, e.g. --set kmix.days=30 --set experiment.seed=7");
-  k->callback([o, &action] { action = [o] { write_workload(*o, {"workload.generator=kcomputer"}); }; });
+  k->callback([o, &action] {
+    action = [o] {
+      write_workload(*o, {io::workload_source_params().key_of(&io::WorkloadSource::generator) + "=kcomputer"});
+    };
+  });
 }
 
 }  // namespace tracewarp::app

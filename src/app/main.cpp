@@ -22,7 +22,7 @@ int main(int argc, char** argv) {
   using namespace tracewarp;
   CLI::App app{"tracewarp: optimistic parallel discrete-event simulation of job and task scheduling"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("tracewarp 0.1.0"));
+  app.set_version_flag("--version", std::string("tracewarp ") + TRACEWARP_VERSION);
   app::Action action;
   app::add_run_command(app, action, argc, argv);
   app::add_inspect_command(app, action);

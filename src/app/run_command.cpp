@@ -13,6 +13,7 @@
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/io/config.hpp"
 #include "tracewarp/io/results.hpp"
+#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/registry.hpp"
 
 namespace tracewarp::app {
@@ -223,21 +224,20 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   const Communicator world = Communicator::world();
   if (o.config.empty()) throw UsageError("run needs a configuration file (or --keys)");
   const io::Experiment experiment = io::load_experiment(o.config, o.sets, model::config_schema());
-  const model::ModelInfo& model = model::find_model(experiment.base.get_string("experiment.model"));
+  const model::ModelInfo& model = model::find_model(io::experiment_params().read(experiment.base).model);
   const std::vector<io::RunSpec> runs = experiment.runs();
-  for (const io::RunSpec& run : runs) model::engine_config(run.config);  // every run's settings valid before any runs
+  for (const io::RunSpec& run : runs)
+    io::engine_params().read(run.config);  // every run's settings valid before any runs
 
-  const int per_run = o.ranks_per_run > 0 ? o.ranks_per_run
-                      : experiment.base.get_int("engine.ranks_per_run") > 0
-                          ? static_cast<int>(experiment.base.get_int("engine.ranks_per_run"))
-                          : world.size();
+  const std::uint32_t layout = io::run_layout_params().read(experiment.base).ranks_per_run;
+  const int per_run = o.ranks_per_run > 0 ? o.ranks_per_run : layout > 0 ? static_cast<int>(layout) : world.size();
   if (per_run > world.size() || world.size() % per_run != 0)
     throw UsageError("--ranks-per-run " + std::to_string(per_run) + " must divide the " + std::to_string(world.size()) +
                      " ranks of the job");
   const int groups = world.size() / per_run;
   const int group = world.rank() / per_run;
   const Communicator comm = world.split(group, world.rank());
-  const std::string output = o.output.empty() ? experiment.base.get_string("output.file") : o.output;
+  const std::string output = o.output.empty() ? io::output_params().read(experiment.base).file : o.output;
 
   // Every group runs its share; group leaders keep what they must hand to world rank 0.
   std::vector<std::vector<std::byte>> mine;
@@ -260,7 +260,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   }
   for (const io::RunSpec& run : runs) {
     if (static_cast<int>(run.index % static_cast<std::size_t>(groups)) != group) continue;
-    EngineConfig engine = model::engine_config(run.config);
+    EngineConfig engine = io::engine_params().read(run.config);
     engine.progress = terminal_progress(run.id, o.quiet);
     model::RunOutput out = model.run(comm, run.config, engine);
     if (engine.progress && comm.rank() == 0) std::fprintf(stderr, "\n");

@@ -512,7 +512,7 @@ std::string memory_budget_message(int rank, std::uint64_t held, std::uint64_t bu
   return "memory budget exhausted on rank " + std::to_string(rank) + ": the engine holds " + mib(held) + " (" +
          std::to_string(pending) + " events, " + std::to_string(uncommitted) +
          " uncommitted) after committing all it could, budget is " + mib(budget) +
-         "; raise --memory-budget (MiB per rank) or use more ranks";
+         "; raise engine.memory_budget_mib (bench: --memory-budget-mib) or use more ranks";
 }
 
 }  // namespace tracewarp::detail

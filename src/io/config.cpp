@@ -8,57 +8,12 @@
 #include <sstream>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/io/settings.hpp"
 
 namespace tracewarp::io {
 namespace {
 
 using T = ConfigType;
-
-std::vector<ConfigKey> make_keys() {
-  return {
-      {"experiment.name", T::string, std::string("experiment"), "name stored in the results file"},
-      {"experiment.model", T::string, std::string("phold"), "the model to run: phold, batch, las or replication"},
-      {"experiment.seed", T::integer, std::int64_t{1}, "random seed of the first replication"},
-      {"experiment.replications", T::integer, std::int64_t{1},
-       "runs per sweep point, with seeds seed, seed+1, ... (varied fastest)"},
-
-      {"engine.sync", T::string, std::string("sequential"), "sequential, optimistic or rollback-check"},
-      {"engine.threads", T::integer, std::int64_t{1}, "TBB threads per rank for event handlers"},
-      {"engine.placement", T::string, std::string("block"), "LP placement: block, round-robin or a partition file"},
-      {"engine.gvt_interval", T::integer, std::int64_t{512}, "events a rank executes between GVT rounds"},
-      {"engine.poll_interval", T::integer, std::int64_t{128}, "events between remote message exchanges"},
-      {"engine.window_s", T::number, 0.0, "optimism window ahead of GVT, simulated seconds (0 = none)"},
-      {"engine.memory_budget_mib", T::integer, std::int64_t{0},
-       "engine memory per rank, MiB (0 = half the node's memory over its ranks)"},
-      {"engine.ranks_per_run", T::integer, std::int64_t{0},
-       "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run"},
-
-      {"workload.generator", T::string, std::string(""),
-       "a model's workload generator instead of a trace: kcomputer (the K computer job mix, keys kmix.*) or las "
-       "(the LAS task mix, keys lasmix.*)"},
-      {"workload.trace", T::string, std::string(""),
-       "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)"},
-      {"workload.format", T::string, std::string("auto"), "trace format (see tracewarp inspect --help)"},
-      {"workload.cores_per_node", T::integer, std::int64_t{0},
-       "SWF processors per node (0 = MaxProcs/MaxNodes of the header, else 1)"},
-      {"workload.missing_requested", T::string, std::string("run-time"),
-       "SWF jobs without requested time: run-time (use it) or drop"},
-      {"workload.min_run_s", T::number, 0.0, "drop jobs that ran less than this, seconds (applied first)"},
-      {"workload.window_start", T::integer, std::int64_t{0}, "skip this many jobs (after min_run_s)"},
-      {"workload.window_jobs", T::integer, std::int64_t{0}, "then keep this many jobs (0 = all)"},
-      {"workload.wra", T::number, 0.0,
-       "walltime request accuracy transform: requested := run / wra (0 = original requests)"},
-      {"workload.iat_scale", T::number, 1.0, "multiply the gaps between submissions (0.5 = twice the load)"},
-      {"workload.scale_nodes_to", T::integer, std::int64_t{0},
-       "scale node counts to a machine of this many nodes (ceil, at least 1; 0 = keep)"},
-      {"workload.machine_nodes", T::integer, std::int64_t{0},
-       "node count of the traced machine for node scaling (0 = MaxNodes of the header)"},
-
-      {"output.file", T::string, std::string("results.h5"), "results file (HDF5); -o overrides"},
-      {"output.series_interval_s", T::number, 300.0, "sampling interval of the series tables, simulated seconds"},
-
-  };
-}
 
 const char* type_name(ConfigType t) {
   switch (t) {
@@ -101,11 +56,6 @@ void for_each_leaf(const toml::table& table, const std::string& prefix, F&& f) {
 }
 
 }  // namespace
-
-const ConfigSchema& core_config_keys() {
-  static const ConfigSchema keys = make_keys();
-  return keys;
-}
 
 const ConfigKey* find_config_key(const ConfigSchema& schema, const std::string& name) {
   for (const ConfigKey& k : schema)
@@ -244,8 +194,11 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     // An override of a swept key fixes it.
     std::erase_if(e.sweep, [&](const auto& s) { return s.first == key; });
   }
-  if (e.base.get_int("experiment.replications") < 1)
-    throw ConfigError(source + ": experiment.replications must be >= 1");
+  try {
+    experiment_params().read(e.base);  // the experiment section's bounds, now rather than per run
+  } catch (const ConfigError& err) {
+    throw ConfigError(source + ": " + err.what());
+  }
   return e;
 }
 
@@ -260,7 +213,9 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
 
 std::vector<RunSpec> Experiment::runs() const {
   std::vector<RunSpec> out;
-  const std::int64_t replications = base.get_int("experiment.replications");
+  const ExperimentSettings settings = experiment_params().read(base);
+  const std::int64_t replications = settings.replications;
+  const std::string& seed_key = experiment_params().key_of(&ExperimentSettings::seed);
   std::size_t points = 1;
   for (const auto& [key, values] : sweep) points *= values.size();
   for (std::size_t p = 0; p < points; ++p) {
@@ -281,9 +236,9 @@ std::vector<RunSpec> Experiment::runs() const {
         run.config.set(sweep[k].first, sweep[k].second[digit[k]], source);
         run.varied[sweep[k].first] = sweep[k].second[digit[k]];
       }
-      const std::int64_t run_seed = run.config.get_int("experiment.seed") + (replications > 1 ? r : 0);
-      run.config.set("experiment.seed", run_seed, source);
-      if (replications > 1 || run.varied.count("experiment.seed")) run.varied["experiment.seed"] = run_seed;
+      const std::int64_t run_seed = experiment_params().read(run.config).seed + (replications > 1 ? r : 0);
+      run.config.set(seed_key, run_seed, source);
+      if (replications > 1 || run.varied.count(seed_key)) run.varied[seed_key] = run_seed;
       out.push_back(std::move(run));
     }
   }

@@ -1,5 +1,7 @@
 #include "tracewarp/io/transforms.hpp"
 
+#include "tracewarp/io/settings.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -101,31 +103,15 @@ std::string expand_data_path(const std::string& path) {
 }
 
 Workload load_configured_workload(const Config& c) {
-  const std::string trace = c.get_string("workload.trace");
-  if (trace.empty()) throw ConfigError("workload.trace is not set");
+  const WorkloadSource source = workload_source_params().read(c);
+  if (source.trace.empty()) throw ConfigError(workload_source_params().key_of(&WorkloadSource::trace) + " is not set");
   TraceOptions options;
-  options.format = parse_trace_format(c.get_string("workload.format"));
-  if (c.get_int("workload.cores_per_node") < 0) throw ConfigError("workload.cores_per_node must be >= 0");
-  options.swf.cores_per_node = static_cast<std::uint32_t>(c.get_int("workload.cores_per_node"));
-  options.swf.missing_requested = parse_missing_requested(c.get_string("workload.missing_requested"));
-  Workload w = load_workload(expand_data_path(trace), options);
-  apply_transforms(w, configured_transforms(c));
+  options.format = parse_trace_format(source.format);
+  options.swf.cores_per_node = source.cores_per_node;
+  options.swf.missing_requested = parse_missing_requested(source.missing_requested);
+  Workload w = load_workload(expand_data_path(source.trace), options);
+  apply_transforms(w, workload_transform_params().read(c));
   return w;
-}
-
-WorkloadTransforms configured_transforms(const Config& c) {
-  WorkloadTransforms t;
-  t.min_run_s = c.get_number("workload.min_run_s");
-  for (const char* key :
-       {"workload.window_start", "workload.window_jobs", "workload.scale_nodes_to", "workload.machine_nodes"})
-    if (c.get_int(key) < 0) throw ConfigError(std::string(key) + " must be >= 0");
-  t.window_start = static_cast<std::uint64_t>(c.get_int("workload.window_start"));
-  t.window_jobs = static_cast<std::uint64_t>(c.get_int("workload.window_jobs"));
-  t.wra = c.get_number("workload.wra");
-  t.iat_scale = c.get_number("workload.iat_scale");
-  t.scale_nodes_to = static_cast<std::uint32_t>(c.get_int("workload.scale_nodes_to"));
-  t.machine_nodes = static_cast<std::uint32_t>(c.get_int("workload.machine_nodes"));
-  return t;
 }
 
 }  // namespace tracewarp::io

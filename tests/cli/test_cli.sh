@@ -23,11 +23,11 @@ check "phold --json has the documented keys" 0 \
   '"checksum":"0x[0-9a-f]{16}".*"committed":[0-9]+.*"efficiency".*"events_per_s".*"peak_rss_bytes".*"ranks":1.*"rolled_back".*"threads":1.*"wall_s"' \
   -- "$tw" bench phold --lps 64 --end 5 --json
 check "memory budget too small: clear message, exit 1" 1 \
-  '^tracewarp: error: memory budget exhausted on rank 0: .* raise --memory-budget' \
-  -- "$tw" bench phold --lps 2048 --end 5 --memory-budget 1
+  '^tracewarp: error: memory budget exhausted on rank 0: .* raise engine.memory_budget_mib' \
+  -- "$tw" bench phold --lps 2048 --end 5 --memory-budget-mib 1
 check "memory budget on 2 ranks: one message, exit 1" 1 \
   'memory budget exhausted on rank [01]' \
-  -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 4096 --end 5 --sync optimistic --memory-budget 1
+  -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 4096 --end 5 --sync optimistic --memory-budget-mib 1
 check "sequential mode refuses several ranks, exit 2" 2 \
   'sequential mode runs on one rank' \
   -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 64 --end 5

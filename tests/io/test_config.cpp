@@ -2,6 +2,7 @@
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/io/config.hpp"
+#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/registry.hpp"
 
 using namespace tracewarp;

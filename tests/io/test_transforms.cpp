@@ -81,6 +81,7 @@ TEST_CASE("transforms: bad parameters are configuration errors", "[unit][io][tra
 
 #include "../support/temp_file.hpp"
 #include "tracewarp/io/config.hpp"
+#include "tracewarp/io/settings.hpp"
 
 TEST_CASE("transforms: the workload.* keys build the workload, data path expanded", "[unit][io][transforms]") {
   const tracewarp::testing::TempFile f(

@@ -163,7 +163,7 @@ BatchResult run_grouped(SyncMode sync = SyncMode::sequential) {
   p.groups = two_groups();
   p.allocation = Allocation::contiguous;
   p.policy = "interval";
-  p.interval_pattern = "100s:400s";
+  p.policy_settings.interval_pattern = "100s:400s";
   p.block_nodes = 2;
   EngineConfig e;
   e.sync = sync;
@@ -218,12 +218,12 @@ TEST_CASE("batch model: interval scheduling needs contiguous allocation; bad pat
   REQUIRE_THROWS_WITH(run_batch(Communicator::self(), grouped_workload(), p, EngineConfig{}),
                       Catch::Contains("contiguous"));
   p.allocation = Allocation::contiguous;
-  p.interval_pattern = "7m:1h";
+  p.policy_settings.interval_pattern = "7m:1h";
   REQUIRE_THROWS_WITH(run_batch(Communicator::self(), grouped_workload(), p, EngineConfig{}),
                       Catch::Contains("whole number"));
   BatchParams q = p;  // (a fresh string: GCC 12 warns falsely on shrinking one in place)
-  q.interval_pattern.clear();
-  q.interval_pattern.push_back('A');
+  q.policy_settings.interval_pattern.clear();
+  q.policy_settings.interval_pattern.push_back('A');
   p = q;
   p.groups = two_groups();
   p.groups[1].nodes = 5;
@@ -241,7 +241,7 @@ TEST_CASE("batch model: a job longer than the interval horizon is rejected, not 
   p.groups = two_groups();
   p.allocation = Allocation::contiguous;
   p.policy = "interval";
-  p.interval_pattern = "100s:400s";
+  p.policy_settings.interval_pattern = "100s:400s";
   const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
   REQUIRE(r.jobs[4].status == static_cast<std::int16_t>(JobStatus::rejected));
   REQUIRE(r.jobs[2].start_s == 150);  // the others as before
@@ -262,8 +262,9 @@ TEST_CASE("batch model: EASY and FCFS through the model start every job when the
       p.policy = policy;
       p.queue_depth = depth;
       const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
-      std::unique_ptr<BatchPolicy> reference = make_batch_policy(policy);
-      const testing::ReplayResult replayed = testing::replay(w.jobs, 32, *reference, depth);
+      AnyBatchPolicy reference = find_batch_policy(policy).make(PolicySettings{});
+      const testing::ReplayResult replayed =
+          std::visit([&](auto& policy) { return testing::replay(w.jobs, 32, policy, depth); }, reference);
       for (const JobRow& row : r.jobs) {
         CAPTURE(row.index);
         REQUIRE(row.start_s == to_seconds(replayed.jobs.at(row.index).start));

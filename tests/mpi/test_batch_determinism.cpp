@@ -65,7 +65,7 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
     p.groups[0] = {std::string("small"), 16, 1, 4};
     p.groups[1] = {std::string("large"), 48, 5, 48};
     p.allocation = Allocation::contiguous;
-    p.interval_pattern = "5m:1h,15m:3h";
+    p.policy_settings.interval_pattern = "5m:1h,15m:3h";
     p.block_nodes = 8;
     p.policy = policy;
     const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});

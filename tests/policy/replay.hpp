@@ -34,8 +34,9 @@ struct ReplayResult {
   std::uint64_t double_booked = 0;  // starts placed on nodes in use
 };
 
-inline ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t machine_nodes,
-                           batch::BatchPolicy& policy, std::size_t depth = 0) {
+template <batch::SchedulingPolicy Policy>
+ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t machine_nodes, Policy& policy,
+                    std::size_t depth = 0) {
   ReplayResult out;
   std::vector<batch::QueuedJob> queue;
   std::vector<batch::RunningJob> running;

@@ -4,6 +4,7 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
+#include "tracewarp/policy/batch/registry.hpp"
 
 using namespace tracewarp;
 using namespace tracewarp::batch;
@@ -11,7 +12,8 @@ using namespace tracewarp::batch;
 namespace {
 QueuedJob job(JobId id, std::uint32_t nodes, Time requested, Time submit = 0) { return {id, nodes, requested, submit}; }
 
-PassDecision run_pass(BatchPolicy& p, Time now, std::uint32_t total, const std::vector<RunningJob>& running,
+template <SchedulingPolicy Policy>
+PassDecision run_pass(Policy& p, Time now, std::uint32_t total, const std::vector<RunningJob>& running,
                       const std::vector<QueuedJob>& queue, std::size_t depth = 0) {
   std::uint32_t used = 0;
   for (const RunningJob& r : running) used += r.nodes;
@@ -132,9 +134,28 @@ TEST_CASE("conservative: reservations persist; an early end compresses them in o
 
 TEST_CASE("policies: jobs larger than the machine are refused loudly; names resolve", "[unit][policy]") {
   for (const char* name : {"fcfs", "easy", "conservative"}) {
-    auto p = make_batch_policy(name);
-    REQUIRE(p->name() == name);
-    REQUIRE_THROWS_AS(run_pass(*p, 0, 4, {}, {job(1, 5, 10)}), InvariantError);
+    AnyBatchPolicy p = find_batch_policy(name).make(PolicySettings{});
+    std::visit([](auto& policy) { REQUIRE_THROWS_AS(run_pass(policy, 0, 4, {}, {job(1, 5, 10)}), InvariantError); }, p);
   }
-  REQUIRE_THROWS_AS(make_batch_policy("sjf"), ConfigError);
+  REQUIRE_THROWS_WITH(find_batch_policy("sjf"),
+                      "unknown batch policy 'sjf' (fcfs, easy, conservative, interval, lwjf, wrsa-or, wrsa-ar)");
+}
+
+TEST_CASE("policy registry: every policy by name, WRSA's alpha and beta reach the policies", "[unit][policy]") {
+  REQUIRE(batch_policy_names() ==
+          std::vector<std::string>{"fcfs", "easy", "conservative", "interval", "lwjf", "wrsa-or", "wrsa-ar"});
+  for (const BatchPolicyInfo& info : batch_policies()) {
+    CAPTURE(info.name);
+    const AnyBatchPolicy p = info.make(PolicySettings{});
+    REQUIRE_FALSE(info.description.empty());
+    REQUIRE(std::visit([](const auto& policy) { return policy.reads_wrsa(); }, p) ==
+            (info.name == "lwjf" || info.name.rfind("wrsa-", 0) == 0));
+  }
+  PolicySettings s;
+  s.wrsa_alpha = 2.0;
+  REQUIRE(find_batch_policy("wrsa-or").make(s) == AnyBatchPolicy(WrsaOneReservedPolicy({2.0, 0.3})));
+  REQUIRE_FALSE(find_batch_policy("wrsa-or").make(s) == AnyBatchPolicy(WrsaOneReservedPolicy{}));
+  io::Config c(policy_params().schema());
+  c.set("batch.wrsa_beta", 1.5, "test");
+  REQUIRE_THROWS_WITH(policy_params().read(c), "batch.wrsa_beta must be in [0, 1], got 1.5");
 }

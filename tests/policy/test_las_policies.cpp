@@ -1,4 +1,4 @@
-// The LAS study's policies on hand-made situations (las.md); expected values worked out in the
+// The LAS study's policies on hand-made situations (docs/studies.md#las); expected values worked out in the
 // comments. Resources are (cores, GB).
 #include <catch2/catch.hpp>
 

@@ -15,7 +15,11 @@ def model_columns(rows):
     return rows[keep] if len(keep) < len(rows.dtype.names) else rows
 
 
-a_path, b_path = sys.argv[1], sys.argv[2]
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+# --allow-new-parameters: parameters present in only the second file are fine (keys added since
+# the first was written); common parameters must still agree.
+allow_new = "--allow-new-parameters" in sys.argv[1:]
+a_path, b_path = args[0], args[1]
 problems = []
 with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
     for f, p in ((a, a_path), (b, b_path)):
@@ -27,7 +31,8 @@ with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
         ga, gb = a["runs"][run], b["runs"][run]
         params_a = {k: v for k, v in ga.attrs.items() if not k.startswith("engine.")}
         params_b = {k: v for k, v in gb.attrs.items() if not k.startswith("engine.")}
-        if params_a.keys() != params_b.keys() or any(params_a[k] != params_b[k] for k in params_a):
+        keys_differ = not params_a.keys() <= params_b.keys() if allow_new else params_a.keys() != params_b.keys()
+        if keys_differ or any(params_a[k] != params_b[k] for k in params_a.keys() & params_b.keys()):
             problems.append(f"{run}: parameters differ")
         if dict(ga["summary"].attrs) != dict(gb["summary"].attrs):
             problems.append(f"{run}: summary {dict(ga['summary'].attrs)} vs {dict(gb['summary'].attrs)}")

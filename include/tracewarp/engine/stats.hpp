@@ -1,4 +1,4 @@
-// Run statistics every run reports (engine.md), reduced over ranks.
+// Run statistics every run reports (docs/studies.md#engine), reduced over ranks.
 #pragma once
 
 #include <cstdint>

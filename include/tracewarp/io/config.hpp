@@ -2,11 +2,11 @@
 // workload, output, one per model (phold, ...) — and optionally [sweep], whose keys name other
 // keys and give lists of values to cross.
 //
-// Every key is declared once (key, type, default, meaning): the sections every experiment has
-// here (core_config_keys), each model's own section with the model (model/registry.hpp puts
-// them together). The schema drives validation (unknown keys and wrong types are errors naming
-// key and file), --set overrides, and `tracewarp run --keys`, from which docs/configuration.md
-// is made.
+// Every key is declared once, with the struct member it sets (io/params.hpp): the sections every
+// experiment has in io/settings.hpp, each model's own section with the model (model/registry.hpp
+// puts them together). The schema drives validation (unknown keys and wrong types are errors
+// naming key and file), --set overrides, and `tracewarp run --keys`, from which
+// docs/configuration.md is made.
 #pragma once
 
 #include <cstdint>
@@ -29,8 +29,6 @@ struct ConfigKey {
 
 using ConfigSchema = std::vector<ConfigKey>;
 
-// The experiment, engine, workload and output sections, in documentation order.
-const ConfigSchema& core_config_keys();
 const ConfigKey* find_config_key(const ConfigSchema& schema, const std::string& name);
 std::string to_string(const ConfigValue& value);
 

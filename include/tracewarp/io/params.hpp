@@ -21,6 +21,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,21 +44,23 @@ class ParamTable {
   explicit ParamTable(std::string section) : section_(std::move(section)) {}
 
   ParamTable&& number(const std::string& key, double P::*member, const std::string& meaning, Bounds b = {}) && {
-    add(key, ConfigType::number, P{}.*member, meaning,
+    add(member, key, ConfigType::number, P{}.*member, meaning + range_text(b),
         [=, name = full(key)](const Config& c, P& p) { p.*member = checked(name, c.get_number(name), b); });
     return std::move(*this);
   }
   // A duration keyed in seconds, held in engine ticks.
   ParamTable&& seconds(const std::string& key, Time P::*member, const std::string& meaning, Bounds b = {}) && {
-    add(key, ConfigType::number, to_seconds(P{}.*member), meaning, [=, name = full(key)](const Config& c, P& p) {
-      p.*member = from_seconds(checked(name, c.get_number(name), b));
-    });
+    add(member, key, ConfigType::number, to_seconds(P{}.*member), meaning + range_text(b),
+        [=, name = full(key)](const Config& c, P& p) {
+          p.*member = from_seconds(checked(name, c.get_number(name), b));
+        });
     return std::move(*this);
   }
   template <std::integral I>
   ParamTable&& integer(const std::string& key, I P::*member, const std::string& meaning, Bounds b = {}) && {
+    const std::string help = meaning + range_text(b);
     b.min = std::max(b.min, static_cast<double>(std::numeric_limits<I>::min()));
-    add(key, ConfigType::integer, static_cast<std::int64_t>(P{}.*member), meaning,
+    add(member, key, ConfigType::integer, static_cast<std::int64_t>(P{}.*member), help,
         [=, name = full(key)](const Config& c, P& p) {
           const std::int64_t v = c.get_int(name);
           checked(name, static_cast<double>(v), b);
@@ -69,7 +72,7 @@ class ParamTable {
     return std::move(*this);
   }
   ParamTable&& flag(const std::string& key, bool P::*member, const std::string& meaning) && {
-    add(key, ConfigType::boolean, P{}.*member, meaning,
+    add(member, key, ConfigType::boolean, P{}.*member, meaning,
         [=, name = full(key)](const Config& c, P& p) { p.*member = c.get_bool(name); });
     return std::move(*this);
   }
@@ -78,7 +81,7 @@ class ParamTable {
                       const std::string& meaning) && {
     std::string list;
     for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    add(key, ConfigType::string, P{}.*member, meaning + " (" + list + ")",
+    add(member, key, ConfigType::string, P{}.*member, meaning + " (one of: " + list + ")",
         [=, name = full(key)](const Config& c, P& p) {
           const std::string& v = c.get_string(name);
           if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
@@ -88,7 +91,31 @@ class ParamTable {
     return std::move(*this);
   }
 
+  ParamTable&& text(const std::string& key, std::string P::*member, const std::string& meaning) && {
+    add(member, key, ConfigType::string, P{}.*member, meaning,
+        [=, name = full(key)](const Config& c, P& p) { p.*member = c.get_string(name); });
+    return std::move(*this);
+  }
+  // A member held in another form than its configuration value (an enum, bytes keyed in MiB):
+  // `show` gives the value a member stands for (the default comes from P{}), `parse` the member
+  // from a value; parse throws ConfigError naming the key for a value it refuses.
+  template <class M, class V>
+  ParamTable&& mapped(const std::string& key, M P::*member, const std::string& meaning, V (*show)(const M&),
+                      M (*parse)(const V&, const std::string& key)) && {
+    add(member, key, config_type_of<V>(), show(P{}.*member), meaning,
+        [=, name = full(key)](const Config& c, P& p) { p.*member = parse(value_of<V>(c, name), name); });
+    return std::move(*this);
+  }
+
   const ConfigSchema& schema() const { return schema_; }
+  // The full key of a declared member ("section.key"), for code that sets a key it owns.
+  template <class M>
+  const std::string& key_of(M P::*member) const {
+    const std::ptrdiff_t at = offset_of(member);
+    for (std::size_t i = 0; i < offsets_.size(); ++i)
+      if (offsets_[i] == at) return schema_[i].name;
+    throw InvariantError("no configuration key declared for this member in section " + section_);
+  }
   // The struct the configuration describes; every bound and choice checked.
   P read(const Config& config) const {
     P p{};
@@ -97,28 +124,58 @@ class ParamTable {
   }
 
  private:
+  template <class V>
+  static constexpr ConfigType config_type_of() {
+    if constexpr (std::is_same_v<V, bool>) return ConfigType::boolean;
+    if constexpr (std::is_same_v<V, std::int64_t>) return ConfigType::integer;
+    if constexpr (std::is_same_v<V, double>) return ConfigType::number;
+    if constexpr (std::is_same_v<V, std::string>) return ConfigType::string;
+  }
+  template <class V>
+  static V value_of(const Config& c, const std::string& name) {
+    if constexpr (std::is_same_v<V, bool>) return c.get_bool(name);
+    if constexpr (std::is_same_v<V, std::int64_t>) return c.get_int(name);
+    if constexpr (std::is_same_v<V, double>) return c.get_number(name);
+    if constexpr (std::is_same_v<V, std::string>) return c.get_string(name);
+  }
   std::string full(const std::string& key) const { return section_ + "." + key; }
-  void add(const std::string& key, ConfigType type, ConfigValue default_value, const std::string& meaning,
+  template <class M>
+  static std::ptrdiff_t offset_of(M P::*member) {
+    static const P probe{};
+    return reinterpret_cast<const char*>(&(probe.*member)) - reinterpret_cast<const char*>(&probe);
+  }
+  template <class M>
+  void add(M P::*member, const std::string& key, ConfigType type, ConfigValue default_value, const std::string& meaning,
            std::function<void(const Config&, P&)> reader) {
     schema_.push_back({full(key), type, std::move(default_value), meaning});
     readers_.push_back(std::move(reader));
+    offsets_.push_back(offset_of(member));
   }
   static std::string text(double v) {
     return v == std::floor(v) && std::abs(v) < 1e15 ? std::to_string(static_cast<std::int64_t>(v))
                                                     : to_string(ConfigValue(v));
   }
+  static std::string range_of(const Bounds& b) {
+    const bool low = std::isfinite(b.min) && b.min > -9e18, high = std::isfinite(b.max);
+    return low && high ? "in [" + text(b.min) + ", " + text(b.max) + "]"
+           : high      ? "<= " + text(b.max)
+           : low       ? ">= " + text(b.min)
+                       : "";
+  }
+  // The bounds as the documentation shows them: " (>= 1)", or nothing.
+  static std::string range_text(const Bounds& b) {
+    const std::string r = range_of(b);
+    return r.empty() ? "" : " (" + r + ")";
+  }
   static double checked(const std::string& name, double v, const Bounds& b) {
     if (v >= b.min && v <= b.max) return v;
-    const bool low = std::isfinite(b.min) && b.min > -9e18, high = std::isfinite(b.max);
-    const std::string range = low && high ? "in [" + text(b.min) + ", " + text(b.max) + "]"
-                              : high      ? "<= " + text(b.max)
-                                          : ">= " + text(b.min);
-    throw ConfigError(name + " must be " + range + ", got " + text(v));
+    throw ConfigError(name + " must be " + range_of(b) + ", got " + text(v));
   }
 
   std::string section_;
   ConfigSchema schema_;
   std::vector<std::function<void(const Config&, P&)>> readers_;
+  std::vector<std::ptrdiff_t> offsets_;
 };
 
 }  // namespace tracewarp::io

@@ -35,9 +35,8 @@ class Config;
 std::string data_directory();
 // "${TRACEWARP_DATA}/traces/x.swf.gz" -> "<data folder>/traces/x.swf.gz".
 std::string expand_data_path(const std::string& path);
-// The trace the workload.* keys describe: read, sorted, transformed, and recorded.
+// The trace the workload.* keys describe (io/settings.hpp): read, sorted, transformed, and
+// recorded.
 Workload load_configured_workload(const Config& config);
-// The transforms the workload.* keys ask for.
-WorkloadTransforms configured_transforms(const Config& config);
 
 }  // namespace tracewarp::io

@@ -1,7 +1,10 @@
-// Models by name, as `experiment.model` selects them. A model builds its LPs on the given
-// communicator, runs, and returns its committed outputs gathered on the communicator's rank 0,
-// already in their deterministic order (sorted by id or time), so that results do not depend on
-// the rank count.
+// Models by name, as `experiment.model` selects them. Each model registers itself from its own
+// folder (model/<name>/<name>_registration.cpp: its keys, its workload generators, its tables
+// and its run function); the list of models is in registry.cpp, one line each.
+//
+// A model builds its LPs on the given communicator, runs, and returns its committed outputs
+// gathered on the communicator's rank 0, already in their deterministic order (sorted by id or
+// time), so that results do not depend on the rank count.
 #pragma once
 
 #include <cstring>
@@ -39,23 +42,37 @@ struct RunOutput {
   std::vector<Table> tables;      // only on rank 0 of the communicator
 };
 
+// A workload a model can make instead of reading a trace (`workload.generator = name`). The
+// workload it returns is already transformed by the workload.* keys.
+struct WorkloadGenerator {
+  std::string name;
+  std::string description;
+  std::function<io::Workload(const io::Config&)> make;
+};
+
 struct ModelInfo {
   std::string name;
   std::string description;
   std::function<RunOutput(const Communicator&, const io::Config&, const EngineConfig&)> run;
   std::vector<const io::TableSchema*> tables;  // for the documentation
-  io::ConfigSchema keys;                       // the model's own section
+  io::ConfigSchema keys;                       // the model's own sections
+  std::vector<WorkloadGenerator> generators;
 };
 
 const std::vector<ModelInfo>& models();
-// Every configuration key: the core sections, then each model's section.
+// Every configuration key: the core sections, then each model's sections.
 const io::ConfigSchema& config_schema();
 const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 // The workload of a configuration: the trace of workload.trace, or the generator named by
-// workload.generator; transformed by the workload.* keys (and the machine preset's scaling).
+// workload.generator (whichever model declares it), transformed by the workload.* keys.
 io::Workload configured_workload(const io::Config& config);
 
-// The engine settings of a run from its configuration (engine.* keys).
-EngineConfig engine_config(const io::Config& config);
+// The keys of several parameter tables, in order (a model's `keys`).
+template <class... Tables>
+io::ConfigSchema keys_of(const Tables&... tables) {
+  io::ConfigSchema all;
+  (all.insert(all.end(), tables.schema().begin(), tables.schema().end()), ...);
+  return all;
+}
 
 }  // namespace tracewarp::model

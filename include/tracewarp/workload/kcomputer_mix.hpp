@@ -1,4 +1,4 @@
-// The K computer job-mix generator (batch.md). The interval-scheduling study built its mixes
+// The K computer job-mix generator (docs/studies.md#batch). The interval-scheduling study built its mixes
 // statistically from six months of the machine's large-group log and published only class
 // shares; those are matched exactly in expectation:
 //   requested walltime   <= 1 h : 4 h : 12 h : 24 h   = 38% : 34% : 20% : 8%

@@ -1,4 +1,4 @@
-// Task-workload generators for the multi-resource LAS study (las.md), calibrated to the
+// Task-workload generators for the multi-resource LAS study (docs/studies.md#las), calibrated to the
 // published statistics of the two traces it used:
 //
 //   trace          run-time CV   CPU-request CV   memory-request CV   CPU-memory correlation

@@ -13,9 +13,6 @@
 #include "../common/submission_source.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/simulation.hpp"
-#include "tracewarp/policy/batch/backfill.hpp"
-#include "tracewarp/policy/batch/interval.hpp"
-#include "tracewarp/policy/batch/wrsa.hpp"
 
 namespace tracewarp::batch {
 namespace {
@@ -83,23 +80,12 @@ struct Collector {
   std::vector<BlockBusy> busy;  // per node block, combined in block order for every rank count
 };
 
-using Policy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, IntervalPolicy, LwjfPolicy,
-                            WrsaOneReservedPolicy, WrsaAllReservedPolicy>;
-
-Policy make_policy(const BatchParams& params) {
-  const std::string& name = params.policy;
-  if (name == "fcfs") return FcfsPolicy{};
-  if (name == "easy") return EasyBackfillPolicy{};
-  if (name == "conservative") return ConservativeBackfillPolicy{};
-  if (name == "lwjf") return LwjfPolicy{};
-  if (name == "wrsa-or") return WrsaOneReservedPolicy{};
-  if (name == "wrsa-ar") return WrsaAllReservedPolicy{};
-  if (name == "interval") {
-    if (params.allocation != Allocation::contiguous)
-      throw ConfigError("batch.policy = \"interval\" plans contiguous ranges: set batch.allocation = \"contiguous\"");
-    return IntervalPolicy{parse_interval_pattern(params.interval_pattern)};
-  }
-  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative, interval, lwjf, wrsa-or, wrsa-ar)");
+AnyBatchPolicy make_policy(const BatchParams& params) {
+  const BatchPolicyInfo& info = find_batch_policy(params.policy);
+  if (info.contiguous_only && params.allocation != Allocation::contiguous)
+    throw ConfigError("batch.policy = \"" + info.name +
+                      "\" plans contiguous ranges: set batch.allocation = \"contiguous\"");
+  return info.make(params.policy_settings);
 }
 
 class SchedulerLp {
@@ -108,6 +94,7 @@ class SchedulerLp {
       : shared_(shared),
         out_(out),
         group_(group),
+        wrsa_(shared->params.policy_settings.wrsa()),
         pool_(shared->groups[group].group.nodes),
         policy_(make_policy(shared->params)) {}
 
@@ -396,7 +383,7 @@ class SchedulerLp {
   bool scores_changed_ = false;                     // since the queued jobs' scores were last refreshed
   std::map<std::uint64_t, double> wrsa_at_submit_;  // queued and running jobs' user score at submission
   NodePool pool_;
-  Policy policy_;
+  AnyBatchPolicy policy_;
   Time pass_at_ = -1;
   std::uint64_t arrived_ = 0;
   std::uint64_t done_ = 0;  // ended or rejected

@@ -13,6 +13,7 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/simulation.hpp"
 #include "tracewarp/policy/las/placement.hpp"
+#include "tracewarp/policy/las/registry.hpp"
 
 namespace tracewarp::las {
 namespace {
@@ -92,7 +93,7 @@ class CentralLp {
       : shared_(shared),
         out_(out),
         nodes_(shared->params.nodes, NodeView{shared->params.capacity, {0, 0}, 0}),
-        placement_(shared->params.scheduler == "kairos"
+        placement_(find_las_scheduler(shared->params.scheduler).placement == PlacementRule::fewest_tasks
                        ? Placement(KairosPlacement(shared->params.kairos_cap))
                        : Placement(SimilarityPlacement(shared->params.load_threshold))) {}
 
@@ -160,9 +161,8 @@ class NodeLp {
       : shared_(shared),
         out_(out),
         node_(node),
-        scheduler_(shared->params.capacity,
-                   {shared->params.scheduler == "kairos" ? Preemption::greedy : Preemption::candidate_sets,
-                    shared->params.min_run, shared->params.max_candidates}) {}
+        scheduler_(shared->params.capacity, {find_las_scheduler(shared->params.scheduler).preemption,
+                                             shared->params.min_run, shared->params.max_candidates}) {}
 
   void on_event(const Event& ev, EventContext& ctx) {
     usage_.advance(ctx.now(), shared_->params.interval, [&](const BucketRow& b) { ctx.emit(kNodeBucket, b); });
@@ -315,8 +315,7 @@ std::vector<CdfRow> slowdown_cdf(const std::vector<TaskRow>& tasks) {
 LasResult run_las(const Communicator& comm, const io::Workload& workload, const LasParams& params,
                   EngineConfig engine) {
   if (params.nodes == 0) throw ConfigError("las.nodes must be >= 1");
-  if (params.scheduler != "proposed" && params.scheduler != "kairos")
-    throw ConfigError("las.scheduler must be proposed or kairos, got '" + params.scheduler + "'");
+  find_las_scheduler(params.scheduler);  // a bad name fails before anything runs
   if (params.interval <= 0) throw ConfigError("the series interval must be > 0");
   for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
     const io::Job& j = workload.jobs[i];

@@ -6,12 +6,23 @@
 
 namespace tracewarp::phold {
 
+const io::ParamTable<Params>& param_table() {
+  static const io::ParamTable<Params> table =
+      io::ParamTable<Params>("phold")
+          .integer("lps", &Params::lps, "LPs in total", {.min = 1})
+          .integer("events_per_lp", &Params::events_per_lp, "initial events per LP")
+          .number("remote", &Params::remote, "probability an event goes to a uniformly random LP", {.min = 0, .max = 1})
+          .number("mean", &Params::mean, "mean time increment (time units = seconds; at least the lookahead)")
+          .number("lookahead", &Params::lookahead, "minimum time increment", {.min = 0})
+          .number("end", &Params::end, "end time", {.min = 1e-9, .max = 9e9});
+  return table;
+}
+
+// What the key bounds cannot say alone (the table checks each key's own range).
 void Params::validate() const {
-  if (lps < 1) throw UsageError("PHOLD needs at least one LP");
-  if (!(remote >= 0.0 && remote <= 1.0)) throw UsageError("--remote must lie in [0, 1]");
-  if (!(lookahead >= 0.0)) throw UsageError("--lookahead must be >= 0");
-  if (!(mean >= lookahead)) throw UsageError("--mean must be >= --lookahead");
-  if (!(end > 0.0) || end > 9.0e9) throw UsageError("--end must lie in (0, 9e9] time units");
+  if (lps < 1 || !(remote >= 0.0 && remote <= 1.0) || !(lookahead >= 0.0) || !(end > 0.0) || end > 9.0e9)
+    throw UsageError("PHOLD parameters out of range (tracewarp run --keys lists the phold.* ranges)");
+  if (!(mean >= lookahead)) throw UsageError("phold.mean must be >= phold.lookahead");
   if (series_interval < 0 || (series_interval > 0 && end / series_interval > 1e7))
     throw UsageError("the series interval must be >= 0 and give at most 1e7 intervals");
 }

@@ -10,7 +10,6 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/random.hpp"
 #include "tracewarp/engine/simulation.hpp"
-#include "tracewarp/model/registry.hpp"
 #include "tracewarp/policy/replication/scheduling.hpp"
 
 namespace tracewarp::replication {
@@ -503,9 +502,11 @@ class ServerLp {
   }
 
   void report(const ReportMsg& m, EventContext& ctx) {
+    // A report whose probe was rolled back may arrive before its cancellation does.
+    if (m.host >= speeds_.size()) return ctx.fault("replication server: a report outside a collection round");
     serve_arrival(ctx);
-    speeds_.at(m.host) = m.speed;
-    queued_.at(m.host) = m.queued;
+    speeds_[m.host] = m.speed;
+    queued_[m.host] = m.queued;
     if (++reports_ < p().hosts) return;
     if (rounds_++ == 0) {
       const std::vector<std::uint64_t> shares = proportional_shares(p().tasks, speeds_);
@@ -716,34 +717,6 @@ io::Attributes replication_summary(const ReplicationResult& r, const Replication
           {"copies_cancelled", static_cast<std::int64_t>(cancelled)},
           {"replication_success", replicas > 0 ? static_cast<double>(won) / static_cast<double>(replicas) : 0.0},
           {"hosts_stopped", static_cast<std::int64_t>(r.hosts_stopped)}};
-}
-
-namespace {
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
-  ReplicationParams p = replication_param_table().read(c);
-  p.seed = static_cast<std::uint64_t>(c.get_int("experiment.seed"));
-  p.interval = from_seconds(c.get_number("output.series_interval_s"));
-  const ReplicationResult r = run_replication(comm, p, engine);
-  model::RunOutput out;
-  out.stats = r.stats;
-  out.summary = replication_summary(r, p);
-  if (comm.rank() == 0) {
-    out.tables.push_back(model::table_of(task_table_schema(), r.tasks));
-    out.tables.push_back(model::table_of(copy_table_schema(), r.copies));
-    out.tables.push_back(model::table_of(series_table_schema(), r.series));
-  }
-  return out;
-}
-}  // namespace
-
-const model::ModelInfo& replication_model() {
-  static const model::ModelInfo info{
-      "replication",
-      "bag of tasks on volatile hosts: WQR, adaptive and distributed replication (replication.md); keys replication.*",
-      run_from_config,
-      {&task_table_schema(), &copy_table_schema(), &series_table_schema()},
-      replication_param_table().schema()};
-  return info;
 }
 
 }  // namespace tracewarp::replication

@@ -88,11 +88,4 @@ PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
   return out;
 }
 
-std::unique_ptr<BatchPolicy> make_batch_policy(const std::string& name) {
-  if (name == "fcfs") return std::make_unique<FcfsPolicy>();
-  if (name == "easy") return std::make_unique<EasyBackfillPolicy>();
-  if (name == "conservative") return std::make_unique<ConservativeBackfillPolicy>();
-  throw ConfigError("unknown batch policy '" + name + "' (fcfs, easy, conservative; more come with the batch study)");
-}
-
 }  // namespace tracewarp::batch

@@ -1,4 +1,4 @@
-// The batch scheduling model (batch.md): rigid jobs of n nodes on a space-shared machine.
+// The batch scheduling model (docs/studies.md#batch): rigid jobs of n nodes on a space-shared machine.
 //
 // LPs: one workload source and one scheduler per resource group (machines.hpp), and node-block
 // LPs (each `block_nodes` nodes of the whole machine) spread over the ranks. The source submits jobs at their submit
@@ -9,7 +9,7 @@
 // rows come from commit handlers. Each pass's wall-clock cost is measured when it executes and reported when it
 // commits, in its own table outside the deterministic data.
 //
-// Refinement of batch.md's decomposition, and why: there, node blocks end jobs and report the
+// Refinement of docs/studies.md#batch's decomposition, and why: there, node blocks end jobs and report the
 // ends back. Under Time Warp that makes the scheduler — the one heavy LP — depend on remote
 // input, and every end report arriving late rolls it back together with everything it sent
 // (measured: 7-9 rolled-back events per committed one on 2 ranks). Here the scheduler depends
@@ -29,9 +29,15 @@
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/stats.hpp"
 #include "tracewarp/io/job.hpp"
+#include "tracewarp/io/params.hpp"
 #include "tracewarp/io/results.hpp"
 #include "tracewarp/model/batch/machines.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
+#include "tracewarp/policy/batch/registry.hpp"
+
+namespace tracewarp::model {
+struct ModelInfo;
+}
 
 namespace tracewarp::batch {
 
@@ -39,10 +45,10 @@ struct BatchParams {
   std::uint32_t nodes = 0;            // machine size
   std::vector<ResourceGroup> groups;  // empty: one group of the whole machine
   Allocation allocation = Allocation::any;
-  std::string policy = "easy";
-  std::string interval_pattern = "A";  // policy "interval": A, B, C or length:up_to pairs
-  std::size_t queue_depth = 0;         // 0 = unlimited
-  Time tick = 0;                       // > 0: passes only at multiples of this
+  std::string policy = "easy";     // a name of policy/batch/registry.hpp
+  PolicySettings policy_settings;  // the policies' parameters
+  std::size_t queue_depth = 0;     // 0 = unlimited
+  Time tick = 0;                   // > 0: passes only at multiples of this
   bool kill_at_walltime = true;
   std::uint32_t block_nodes = 96;
   Time sample_interval = from_seconds(std::int64_t{300});
@@ -127,5 +133,11 @@ io::Attributes batch_summary(const BatchResult& result, const BatchParams& param
 io::Attributes pass_cost_summary(const std::vector<PassCostRow>& passes);
 // Per-user aggregates (users with >= 10 jobs that ran), by user.
 std::vector<UserRow> user_aggregates(const std::vector<JobRow>& jobs);
+
+// The batch.* keys that set BatchParams directly (batch_registration.cpp declares the others:
+// the machine preset and the allocation rule, whose defaults depend on the preset).
+const io::ParamTable<BatchParams>& param_table();
+// The model as `experiment.model = "batch"` runs it, with its generator "kcomputer".
+const model::ModelInfo& batch_model();
 
 }  // namespace tracewarp::batch

@@ -1,4 +1,4 @@
-// The machines of the batch studies, in one place (batch.md "Machine"):
+// The machines of the batch studies, in one place (docs/studies.md#batch "Machine"):
 //   kcomputer      82,944 nodes (864 racks x 96) as two resource groups with their own queue
 //                  and scheduler: small = nodes 0-9,215 for jobs of 1-384 nodes, large = nodes
 //                  9,216-82,943 for jobs of 385-36,864 nodes; contiguous allocation.

@@ -1,4 +1,4 @@
-// The multi-resource LAS model (las.md): tasks with CPU and memory demands, a central scheduler
+// The multi-resource LAS model (docs/studies.md#las): tasks with CPU and memory demands, a central scheduler
 // that places each task on a node, and per-node LAS schedulers that preempt and resume.
 //
 // LPs: one workload source, one central scheduler, `nodes` node LPs spread over the ranks.
@@ -23,8 +23,13 @@
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/stats.hpp"
 #include "tracewarp/io/job.hpp"
+#include "tracewarp/io/params.hpp"
 #include "tracewarp/io/results.hpp"
 #include "tracewarp/policy/las/node_scheduler.hpp"
+
+namespace tracewarp::model {
+struct ModelInfo;
+}
 
 namespace tracewarp::las {
 
@@ -83,6 +88,11 @@ struct LasResult {
 
 // Runs the workload (sorted by submit time; every task's demands must fit one node).
 LasResult run_las(const Communicator& comm, const io::Workload& workload, const LasParams& params, EngineConfig engine);
+
+// The las.* keys that set LasParams directly (las_registration.cpp adds the node capacities).
+const io::ParamTable<LasParams>& param_table();
+// The model as `experiment.model = "las"` runs it, with its generator "las".
+const model::ModelInfo& las_model();
 
 // Slowdown percentiles 50/90/95/99/99.9, preemptions, mean utilisation per resource over the
 // intervals that begin before the last submission (the loaded period, not the tail's drain).

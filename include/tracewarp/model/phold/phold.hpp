@@ -16,6 +16,11 @@
 #include "tracewarp/engine/lp.hpp"
 #include "tracewarp/engine/random.hpp"
 #include "tracewarp/engine/stats.hpp"
+#include "tracewarp/io/params.hpp"
+
+namespace tracewarp::model {
+struct ModelInfo;
+}
 
 namespace tracewarp::phold {
 
@@ -32,6 +37,12 @@ struct Params {
 };
 
 // Committed-event tally of one rank; lives outside LP state (it is written from on_commit).
+// The phold.* keys (seed and series interval come from experiment.seed and
+// output.series_interval_s).
+const io::ParamTable<Params>& param_table();
+// The model as `experiment.model = "phold"` runs it (phold_registration.cpp).
+const model::ModelInfo& phold_model();
+
 struct Tally {
   std::uint64_t committed = 0;
   std::uint64_t checksum = 0;

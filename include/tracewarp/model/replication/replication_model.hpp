@@ -1,4 +1,4 @@
-// The replication model (replication.md): a bag of independent tasks on volatile hosts, scheduled
+// The replication model (docs/studies.md#replication): a bag of independent tasks on volatile hosts, scheduled
 // by a central server (WQR, adaptive) or by the hosts themselves (distributed replication).
 //
 // LPs: one server (the central scheduler and the application's result sink; the application's

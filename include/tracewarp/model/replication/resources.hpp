@@ -1,4 +1,4 @@
-// The resources of the replication study (replication.md): a host's available speed and the
+// The resources of the replication study (docs/studies.md#replication): a host's available speed and the
 // transit-stub network, as plain values the model's LPs hold.
 //
 // Availability. Step n covers [n * step, (n + 1) * step). x_0 = walk_start; for n >= 1

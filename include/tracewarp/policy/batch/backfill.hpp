@@ -20,24 +20,27 @@
 
 namespace tracewarp::batch {
 
-class FcfsPolicy final : public BatchPolicy {
+class FcfsPolicy {
  public:
-  std::string name() const override { return "fcfs"; }
-  PassDecision pass(const SchedulingInput& in) override;
+  bool reads_wrsa() const { return false; }
+  Time longest_plannable() const { return kTimeInfinity; }
+  PassDecision pass(const SchedulingInput& in);
   bool operator==(const FcfsPolicy&) const = default;
 };
 
-class EasyBackfillPolicy final : public BatchPolicy {
+class EasyBackfillPolicy {
  public:
-  std::string name() const override { return "easy"; }
-  PassDecision pass(const SchedulingInput& in) override;
+  bool reads_wrsa() const { return false; }
+  Time longest_plannable() const { return kTimeInfinity; }
+  PassDecision pass(const SchedulingInput& in);
   bool operator==(const EasyBackfillPolicy&) const = default;
 };
 
-class ConservativeBackfillPolicy final : public BatchPolicy {
+class ConservativeBackfillPolicy {
  public:
-  std::string name() const override { return "conservative"; }
-  PassDecision pass(const SchedulingInput& in) override;
+  bool reads_wrsa() const { return false; }
+  Time longest_plannable() const { return kTimeInfinity; }
+  PassDecision pass(const SchedulingInput& in);
   bool operator==(const ConservativeBackfillPolicy&) const = default;
 
  private:

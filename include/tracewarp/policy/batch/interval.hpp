@@ -1,4 +1,4 @@
-// Interval (time-bucketed) scheduling, the K computer study (batch.md). At a pass at time t the
+// Interval (time-bucketed) scheduling, the K computer study (docs/studies.md#batch). At a pass at time t the
 // horizon [t, t + H) is cut into schedule intervals by a pattern, and time is handled only in
 // whole intervals:
 //   * a running job holds its nodes in every interval that begins before its requested end (and
@@ -80,13 +80,13 @@ class IntervalPlan {
   std::vector<Segment> segments_;
 };
 
-class IntervalPolicy final : public BatchPolicy {
+class IntervalPolicy {
  public:
+  bool reads_wrsa() const { return false; }
   explicit IntervalPolicy(IntervalPattern pattern) : pattern_(std::move(pattern)) {}
-  std::string name() const override { return "interval"; }
   // A job longer than the horizon never fits in it.
-  Time longest_plannable() const override { return pattern_.horizon(); }
-  PassDecision pass(const SchedulingInput& in) override;
+  Time longest_plannable() const { return pattern_.horizon(); }
+  PassDecision pass(const SchedulingInput& in);
   const IntervalPattern& pattern() const { return pattern_; }
   bool operator==(const IntervalPolicy&) const = default;
 

@@ -5,8 +5,8 @@
 // engine: they are tested on hand-made inputs.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,20 +70,18 @@ struct PassDecision {
   std::uint64_t broken_reservations = 0;
 };
 
-class BatchPolicy {
- public:
-  virtual ~BatchPolicy() = default;
-  bool operator==(const BatchPolicy&) const = default;
-  virtual std::string name() const = 0;
-  virtual PassDecision pass(const SchedulingInput& input) = 0;
-  // Whether pass() reads QueuedJob::wrsa (models then keep it current).
-  virtual bool reads_wrsa() const { return false; }
-  // The longest requested walltime the policy can ever plan; models reject longer jobs at
-  // submission rather than let them wait forever.
-  virtual Time longest_plannable() const { return kTimeInfinity; }
+// A policy is a plain class with
+//   PassDecision pass(const SchedulingInput& in);   // one scheduling pass
+//   bool reads_wrsa() const;         // whether pass() reads QueuedJob::wrsa (models keep it current)
+//   Time longest_plannable() const;  // the longest walltime it can ever plan (longer jobs are
+//                                    // rejected at submission rather than wait forever)
+// and equality (its state is saved and compared like any LP state). policy/batch/registry.hpp
+// lists them by name.
+template <class P>
+concept SchedulingPolicy = std::equality_comparable<P> && requires(P& p, const P& cp, const SchedulingInput& in) {
+  { p.pass(in) } -> std::same_as<PassDecision>;
+  { cp.reads_wrsa() } -> std::same_as<bool>;
+  { cp.longest_plannable() } -> std::same_as<Time>;
 };
-
-// "fcfs", "easy", "conservative"; throws ConfigError for other names.
-std::unique_ptr<BatchPolicy> make_batch_policy(const std::string& name);
 
 }  // namespace tracewarp::batch

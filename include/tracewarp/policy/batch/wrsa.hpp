@@ -1,5 +1,5 @@
 // Walltime-request accuracy (WRSA) and the policies that reward it — our reading of the WRSA
-// study, kept in this one place so it can be changed (batch.md):
+// study, kept in this one place so it can be changed (docs/studies.md#batch):
 //
 //  * Every user's score WRSA starts at 1.0 and is updated at each completion of one of the
 //    user's jobs: WRSA <- beta * WRSA + (1 - beta) * WRA, where WRA = executed run time /
@@ -49,20 +49,20 @@ class WrsaScores {
   std::map<std::int32_t, double> scores_;  // users seen; others have 1.0
 };
 
-class LwjfPolicy final : public BatchPolicy {
+class LwjfPolicy {
  public:
-  std::string name() const override { return "lwjf"; }
-  bool reads_wrsa() const override { return true; }
-  PassDecision pass(const SchedulingInput& in) override;
+  Time longest_plannable() const { return kTimeInfinity; }
+  bool reads_wrsa() const { return true; }
+  PassDecision pass(const SchedulingInput& in);
   bool operator==(const LwjfPolicy&) const = default;
 };
 
-class WrsaAllReservedPolicy final : public BatchPolicy {
+class WrsaAllReservedPolicy {
  public:
+  Time longest_plannable() const { return kTimeInfinity; }
   explicit WrsaAllReservedPolicy(WrsaSettings settings = {}) : settings_(settings) {}
-  std::string name() const override { return "wrsa-ar"; }
-  bool reads_wrsa() const override { return true; }
-  PassDecision pass(const SchedulingInput& in) override;
+  bool reads_wrsa() const { return true; }
+  PassDecision pass(const SchedulingInput& in);
   bool operator==(const WrsaAllReservedPolicy&) const = default;
 
  private:
@@ -75,12 +75,12 @@ class WrsaAllReservedPolicy final : public BatchPolicy {
   std::map<JobId, Plan> reserved_;
 };
 
-class WrsaOneReservedPolicy final : public BatchPolicy {
+class WrsaOneReservedPolicy {
  public:
+  Time longest_plannable() const { return kTimeInfinity; }
   explicit WrsaOneReservedPolicy(WrsaSettings settings = {}) : settings_(settings) {}
-  std::string name() const override { return "wrsa-or"; }
-  bool reads_wrsa() const override { return true; }
-  PassDecision pass(const SchedulingInput& in) override;
+  bool reads_wrsa() const { return true; }
+  PassDecision pass(const SchedulingInput& in);
   bool operator==(const WrsaOneReservedPolicy&) const = default;
 
  private:

@@ -1,4 +1,4 @@
-// One node's Least-Attained-Service scheduler of the multi-resource LAS study (las.md), as a
+// One node's Least-Attained-Service scheduler of the multi-resource LAS study (docs/studies.md#las), as a
 // plain class: tasks arrive (dispatch), finish (complete), and the node starts, suspends and
 // resumes them, tracking each task's attained service. Our reading, in one place:
 //

@@ -1,4 +1,4 @@
-// Central placement of the multi-resource LAS study (las.md), as plain classes: given the head
+// Central placement of the multi-resource LAS study (docs/studies.md#las), as plain classes: given the head
 // task's demands and every node's capacity and assigned (unfinished) demands, choose a node or
 // wait. Our reading of both schedulers is written here once.
 //

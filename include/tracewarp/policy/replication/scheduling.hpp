@@ -1,4 +1,4 @@
-// The schedulers of the replication study (replication.md), as plain classes the model calls.
+// The schedulers of the replication study (docs/studies.md#replication), as plain classes the model calls.
 // Every reading of the study that is ours is written here once, next to the rule it shapes.
 //
 //  * Methods (the registry `replication_methods()` below): wqr, adaptive, proposed and

@@ -1,0 +1,40 @@
+// The batch scheduling policies by name: the one place a policy's name, its one-line
+// description and its parameters are declared, and the one place a name becomes a policy.
+// Adding a policy: write its class (the SchedulingPolicy concept in scheduling.hpp), add it to
+// AnyBatchPolicy and one entry to the list in registry.cpp.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "tracewarp/io/params.hpp"
+#include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/interval.hpp"
+#include "tracewarp/policy/batch/wrsa.hpp"
+
+namespace tracewarp::batch {
+
+using AnyBatchPolicy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, IntervalPolicy,
+                                    LwjfPolicy, WrsaOneReservedPolicy, WrsaAllReservedPolicy>;
+
+// Every policy's parameters (keys batch.*), declared by the policies that read them.
+struct PolicySettings {
+  std::string interval_pattern = "A";        // interval
+  double wrsa_alpha = WrsaSettings{}.alpha;  // wrsa-or, wrsa-ar
+  double wrsa_beta = WrsaSettings{}.beta;    // the scores every WRSA policy reads
+  WrsaSettings wrsa() const { return {wrsa_alpha, wrsa_beta}; }
+};
+const io::ParamTable<PolicySettings>& policy_params();
+
+struct BatchPolicyInfo {
+  std::string name;
+  std::string description;
+  bool contiguous_only;  // plans contiguous node ranges: needs contiguous allocation
+  AnyBatchPolicy (*make)(const PolicySettings&);
+};
+const std::vector<BatchPolicyInfo>& batch_policies();
+std::vector<std::string> batch_policy_names();
+const BatchPolicyInfo& find_batch_policy(const std::string& name);  // throws ConfigError
+
+}  // namespace tracewarp::batch

@@ -1,0 +1,157 @@
+// The batch model as an experiment (experiment.model = "batch"): its keys, the K computer mix
+// generator, its tables and summary.
+#include <optional>
+
+#include "tracewarp/io/settings.hpp"
+#include "tracewarp/model/batch/batch_model.hpp"
+#include "tracewarp/model/registry.hpp"
+#include "tracewarp/workload/kcomputer_mix.hpp"
+
+namespace tracewarp::batch {
+namespace {
+
+// The machine: a preset, and the allocation rule (empty = the preset's, else any).
+struct MachineChoice {
+  std::string machine;
+  std::string allocation;
+};
+const io::ParamTable<MachineChoice>& machine_params() {
+  static const io::ParamTable<MachineChoice> table =
+      io::ParamTable<MachineChoice>("batch")
+          .text("machine", &MachineChoice::machine,
+                "preset machine: kcomputer, kcomputer-768 or ricc (model/batch/machines.hpp); empty = none")
+          .text("allocation", &MachineChoice::allocation,
+                "any (lowest-numbered free nodes) or contiguous (one range, lowest start); empty = the preset's, else "
+                "any");
+  return table;
+}
+
+// The K computer mix's keys (workload/kcomputer_mix.hpp has the assumptions).
+const io::ParamTable<workload::KComputerMix>& kmix_params() {
+  using P = workload::KComputerMix;
+  static const io::ParamTable<P> table =
+      io::ParamTable<P>("kmix")
+          .number("days", &P::days, "K computer mix: days of submissions", {.min = 1e-9})
+          .number("full_share", &P::full_share, "K computer mix: share of jobs that run until their walltime",
+                  {.min = 0, .max = 1})
+          .number("min_ratio", &P::min_ratio,
+                  "K computer mix: smallest run/requested ratio of the other jobs (uniform up to 1)",
+                  {.min = 0, .max = 1})
+          .integer("users", &P::users, "K computer mix: users (Zipf weights)", {.min = 1});
+  return table;
+}
+struct KmixGroups {
+  std::string groups = "auto";
+  double load_small = workload::GroupMix{}.load;
+  double load_large = workload::GroupMix{}.load;
+};
+const io::ParamTable<KmixGroups>& kmix_group_params() {
+  static const io::ParamTable<KmixGroups> table =
+      io::ParamTable<KmixGroups>("kmix")
+          .choice("groups", &KmixGroups::groups, {"auto", "both", "large"},
+                  "K computer mix: the resource groups (auto = the machine preset's choice; both without one)")
+          .number("load_large", &KmixGroups::load_large, "K computer mix: offered load on the large group", {.min = 0})
+          .number("load_small", &KmixGroups::load_small, "K computer mix: offered load on the small group", {.min = 0});
+  return table;
+}
+
+std::optional<MachinePreset> configured_machine(const io::Config& c) {
+  const std::string name = machine_params().read(c).machine;
+  if (name.empty()) return std::nullopt;
+  return machine_preset(name);
+}
+
+// The K computer mix the kmix.* keys describe, transformed by workload.* (and scaled to the
+// preset machine's node count when the preset asks for it).
+io::Workload generate_kcomputer(const io::Config& c) {
+  const std::optional<MachinePreset> machine = configured_machine(c);
+  const KmixGroups g = kmix_group_params().read(c);
+  const bool small = g.groups == "both" || (g.groups == "auto" && (!machine || machine->mix_has_small_group));
+  workload::KComputerMix mix = kmix_params().read(c);
+  mix.groups = workload::kcomputer_groups(small, g.load_small, g.load_large);
+  mix.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
+  io::Workload w = workload::generate_kcomputer_mix(mix);
+  io::WorkloadTransforms t = io::workload_transform_params().read(c);
+  if (machine && machine->scale_jobs_from > 0 && t.scale_nodes_to == 0) {
+    t.scale_nodes_to = machine->nodes;
+    t.machine_nodes = machine->scale_jobs_from;
+  }
+  io::apply_transforms(w, t);
+  return w;
+}
+
+// BatchParams from the batch.* keys, the machine preset and the workload's header.
+BatchParams configured_params(const io::Config& c, const io::Workload& w) {
+  const std::optional<MachinePreset> machine = configured_machine(c);
+  BatchParams p = param_table().read(c);
+  p.policy_settings = policy_params().read(c);
+  if (p.nodes == 0)
+    p.nodes = machine ? machine->nodes : static_cast<std::uint32_t>(std::max<std::int64_t>(0, w.max_nodes));
+  if (p.nodes == 0) throw ConfigError("batch.nodes is not set and the trace header gives no MaxNodes");
+  if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
+  const std::string allocation = machine_params().read(c).allocation;
+  p.allocation = !allocation.empty() ? parse_allocation(allocation) : machine ? machine->allocation : Allocation::any;
+  p.sample_interval = io::output_params().read(c).series_interval;
+  return p;
+}
+
+model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const io::Workload w = model::configured_workload(c);
+  const BatchParams p = configured_params(c, w);
+  const BatchResult r = run_batch(comm, w, p, engine);
+  model::RunOutput out;
+  out.stats = r.stats;
+  out.summary = batch_summary(r, p);
+  std::string transforms;
+  for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : "; ") + t;
+  out.run_attributes = {{"workload.source", w.source},
+                        {"workload.transforms", transforms},
+                        {"workload.records", static_cast<std::int64_t>(w.tally.records)},
+                        {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
+                        {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())},
+                        {"machine.nodes", static_cast<std::int64_t>(p.nodes)},
+                        {"machine.groups", static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()))}};
+  out.measured = pass_cost_summary(r.pass_costs);
+  if (comm.rank() == 0) {
+    out.tables.push_back(model::table_of(job_table_schema(), r.jobs));
+    out.tables.push_back(model::table_of(series_table_schema(), r.series));
+    out.tables.push_back(model::table_of(pass_table_schema(), r.pass_costs));
+    out.tables.push_back(model::table_of(user_table_schema(), user_aggregates(r.jobs)));
+  }
+  return out;
+}
+
+}  // namespace
+
+const io::ParamTable<BatchParams>& param_table() {
+  using P = BatchParams;
+  static const io::ParamTable<P> table =
+      io::ParamTable<P>("batch")
+          .integer("nodes", &P::nodes,
+                   "machine nodes (0 = the preset's, else MaxNodes of the trace); with a preset's node count its "
+                   "resource groups apply")
+          .choice("policy", &P::policy, batch_policy_names(), "scheduling policy (policy/batch/registry.hpp)")
+          .seconds("window_from_s", &P::window_from,
+                   "summary window start, seconds (utilisation, jobs started); 0 = first submission", {.min = 0})
+          .seconds("window_until_s", &P::window_until, "summary window end, seconds; 0 = last job end", {.min = 0})
+          .integer("queue_depth", &P::queue_depth, "queued jobs one pass considers (0 = all)")
+          .seconds("tick_s", &P::tick,
+                   "passes only at multiples of this, seconds (0 = after every instant with an arrival or end)",
+                   {.min = 0})
+          .flag("kill_at_walltime", &P::kill_at_walltime, "jobs end at their requested walltime at the latest")
+          .integer("block_nodes", &P::block_nodes, "nodes per node-block LP", {.min = 1});
+  return table;
+}
+
+const model::ModelInfo& batch_model() {
+  static const model::ModelInfo info{
+      "batch",
+      "rigid jobs on a space-shared machine (docs/studies.md#batch); workload from workload.*, keys batch.*",
+      run_from_config,
+      {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
+      model::keys_of(machine_params(), param_table(), policy_params(), kmix_params(), kmix_group_params()),
+      {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}}};
+  return info;
+}
+
+}  // namespace tracewarp::batch

@@ -1,0 +1,96 @@
+// The LAS model as an experiment (experiment.model = "las"): its keys, the LAS task generator,
+// its tables and summary.
+#include "tracewarp/io/settings.hpp"
+#include "tracewarp/model/las/las_model.hpp"
+#include "tracewarp/model/registry.hpp"
+#include "tracewarp/policy/las/registry.hpp"
+#include "tracewarp/workload/las_mix.hpp"
+
+namespace tracewarp::las {
+namespace {
+
+struct NodeCapacity {
+  double cpu = LasParams{}.capacity[0];
+  double memory = LasParams{}.capacity[1];
+};
+const io::ParamTable<NodeCapacity>& capacity_params() {
+  static const io::ParamTable<NodeCapacity> table =
+      io::ParamTable<NodeCapacity>("las")
+          .number("capacity_cpu", &NodeCapacity::cpu, "CPU per node, in the workload's CPU units", {.min = 1e-12})
+          .number("capacity_memory", &NodeCapacity::memory, "memory per node, in the workload's memory units",
+                  {.min = 1e-12});
+  return table;
+}
+
+// The LAS task mix's keys (workload/las_mix.hpp has the assumptions).
+const io::ParamTable<workload::LasMix>& lasmix_params() {
+  using P = workload::LasMix;
+  static const io::ParamTable<P> table =
+      io::ParamTable<P>("lasmix")
+          .text("trace", &P::trace, "LAS generator: google or alibaba statistics (workload/las_mix.hpp)")
+          .integer("tasks", &P::tasks, "LAS generator: tasks", {.min = 1})
+          .number("load", &P::load, "LAS generator: offered load per resource (sqrt 2 together)")
+          .number("mean_demand", &P::mean_demand, "LAS generator: mean CPU and memory request, in nodes")
+          .number("mean_run_s", &P::mean_run_s,
+                  "LAS generator: mean run time, seconds (0 = 300 for google, 100 for alibaba)");
+  return table;
+}
+
+io::Workload generate_las(const io::Config& c) {
+  workload::LasMix mix = lasmix_params().read(c);
+  mix.nodes = param_table().read(c).nodes;
+  mix.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
+  io::Workload w = workload::generate_las_mix(mix);
+  io::apply_transforms(w, io::workload_transform_params().read(c));
+  return w;
+}
+
+model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const io::Workload w = model::configured_workload(c);
+  LasParams p = param_table().read(c);
+  const NodeCapacity capacity = capacity_params().read(c);
+  p.capacity = {capacity.cpu, capacity.memory};
+  p.interval = io::output_params().read(c).series_interval;
+  const LasResult r = run_las(comm, w, p, engine);
+  model::RunOutput out;
+  out.stats = r.stats;
+  out.summary = las_summary(r);
+  out.run_attributes = {{"workload.source", w.source},
+                        {"workload.records", static_cast<std::int64_t>(w.tally.records)},
+                        {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
+  if (comm.rank() == 0) {
+    out.tables.push_back(model::table_of(task_table_schema(), r.tasks));
+    out.tables.push_back(model::table_of(interval_table_schema(), r.intervals));
+    out.tables.push_back(model::table_of(cdf_table_schema(), slowdown_cdf(r.tasks)));
+  }
+  return out;
+}
+
+}  // namespace
+
+const io::ParamTable<LasParams>& param_table() {
+  using P = LasParams;
+  static const io::ParamTable<P> table =
+      io::ParamTable<P>("las")
+          .integer("nodes", &P::nodes, "nodes", {.min = 1})
+          .choice("scheduler", &P::scheduler, las_scheduler_names(), "scheduler (policy/las/registry.hpp)")
+          .number("load_threshold", &P::load_threshold, "L: nodes at or above this load get no task")
+          .integer("kairos_cap", &P::kairos_cap, "Q: Kairos' unfinished tasks per node", {.min = 1})
+          .seconds("min_run_s", &P::min_run,
+                   "W: seconds a task runs after a start or resume before it may be preempted", {.min = 0})
+          .integer("max_candidates", &P::max_candidates, "N: preemption candidates per search", {.min = 1});
+  return table;
+}
+
+const model::ModelInfo& las_model() {
+  static const model::ModelInfo info{
+      "las",
+      "multi-resource LAS: central placement and per-node LAS with preemption (docs/studies.md#las); keys las.*",
+      run_from_config,
+      {&task_table_schema(), &interval_table_schema(), &cdf_table_schema()},
+      model::keys_of(param_table(), capacity_params(), lasmix_params()),
+      {{"las", "the LAS task mix, keys lasmix.*", generate_las}}};
+  return info;
+}
+
+}  // namespace tracewarp::las

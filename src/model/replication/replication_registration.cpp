@@ -1,0 +1,38 @@
+// The replication model as an experiment (experiment.model = "replication"): its keys, tables
+// and summary.
+#include "tracewarp/io/settings.hpp"
+#include "tracewarp/model/registry.hpp"
+#include "tracewarp/model/replication/replication_model.hpp"
+
+namespace tracewarp::replication {
+
+namespace {
+model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  ReplicationParams p = replication_param_table().read(c);
+  p.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
+  p.interval = io::output_params().read(c).series_interval;
+  const ReplicationResult r = run_replication(comm, p, engine);
+  model::RunOutput out;
+  out.stats = r.stats;
+  out.summary = replication_summary(r, p);
+  if (comm.rank() == 0) {
+    out.tables.push_back(model::table_of(task_table_schema(), r.tasks));
+    out.tables.push_back(model::table_of(copy_table_schema(), r.copies));
+    out.tables.push_back(model::table_of(series_table_schema(), r.series));
+  }
+  return out;
+}
+}  // namespace
+
+const model::ModelInfo& replication_model() {
+  static const model::ModelInfo info{"replication",
+                                     "bag of tasks on volatile hosts: WQR, adaptive and distributed replication "
+                                     "(docs/studies.md#replication); keys replication.*",
+                                     run_from_config,
+                                     {&task_table_schema(), &copy_table_schema(), &series_table_schema()},
+                                     replication_param_table().schema(),
+                                     {}};
+  return info;
+}
+
+}  // namespace tracewarp::replication

@@ -1,0 +1,57 @@
+#include "tracewarp/policy/batch/registry.hpp"
+
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::batch {
+
+const io::ParamTable<PolicySettings>& policy_params() {
+  using P = PolicySettings;
+  static const io::ParamTable<P> table =
+      io::ParamTable<P>("batch")
+          .text("interval_pattern", &P::interval_pattern,
+                "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h")
+          .number("wrsa_alpha", &P::wrsa_alpha,
+                  "policies wrsa-or, wrsa-ar: a reservation may move to T0 + (alpha - 1) x its walltime (wrsa.hpp)",
+                  {.min = 1})
+          .number("wrsa_beta", &P::wrsa_beta, "WRSA scores: WRSA <- beta x WRSA + (1 - beta) x WRA at each job end",
+                  {.min = 0, .max = 1});
+  return table;
+}
+
+const std::vector<BatchPolicyInfo>& batch_policies() {
+  static const std::vector<BatchPolicyInfo> all = {
+      {"fcfs", "first come, first served: start in queue order, stop at the first job that does not fit", false,
+       [](const PolicySettings&) -> AnyBatchPolicy { return FcfsPolicy{}; }},
+      {"easy", "EASY backfill: the head reserved at its shadow time, later jobs backfilled around it", false,
+       [](const PolicySettings&) -> AnyBatchPolicy { return EasyBackfillPolicy{}; }},
+      {"conservative", "conservative backfill: every job reserved, schedule compressed each pass", false,
+       [](const PolicySettings&) -> AnyBatchPolicy { return ConservativeBackfillPolicy{}; }},
+      {"interval", "K computer interval scheduling: contiguous ranges planned on interval boundaries", true,
+       [](const PolicySettings& s) -> AnyBatchPolicy {
+         return IntervalPolicy{parse_interval_pattern(s.interval_pattern)};
+       }},
+      {"lwjf", "largest WRSA job first: every job that fits, in descending WRSA, no reservations", false,
+       [](const PolicySettings&) -> AnyBatchPolicy { return LwjfPolicy{}; }},
+      {"wrsa-or", "EASY with backfill in descending WRSA; higher-WRSA users may delay the head up to alpha", false,
+       [](const PolicySettings& s) -> AnyBatchPolicy { return WrsaOneReservedPolicy{s.wrsa()}; }},
+      {"wrsa-ar", "conservative backfill in descending WRSA; may push lower-WRSA reservations up to alpha", false,
+       [](const PolicySettings& s) -> AnyBatchPolicy { return WrsaAllReservedPolicy{s.wrsa()}; }},
+  };
+  return all;
+}
+
+std::vector<std::string> batch_policy_names() {
+  std::vector<std::string> names;
+  for (const BatchPolicyInfo& p : batch_policies()) names.push_back(p.name);
+  return names;
+}
+
+const BatchPolicyInfo& find_batch_policy(const std::string& name) {
+  for (const BatchPolicyInfo& p : batch_policies())
+    if (p.name == name) return p;
+  std::string known;
+  for (const std::string& n : batch_policy_names()) known += (known.empty() ? "" : ", ") + n;
+  throw ConfigError("unknown batch policy '" + name + "' (" + known + ")");
+}
+
+}  // namespace tracewarp::batch
