@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
 

@@ -25,7 +25,7 @@ endfunction()
 #
 # Registers every Catch2 test case of <exe> carrying <TAG> as its own ctest, named "<folder>/<test
 # case>" and labelled "<LABEL>;<folder>", where <folder> is the tests/
-# sub-folder of the file that defines it (unit, io, policy, model, workload): `ctest -N` then
+# sub-folder of the file that defines it (unit, io, policy, model, workload, experiment): `ctest -N` then
 # lists behaviours, and `ctest -L policy` runs one layer.
 include(Catch)
 function(tracewarp_add_catch_cases)

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     tracewarp::io::SwfReader reader(path, {});
-    tracewarp::io::Job job;
+    tracewarp::workload::Job job;
     std::uint64_t accepted = 0;
     while (reader.next(job)) {
       ++accepted;

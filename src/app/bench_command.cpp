@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 #include "tracewarp/model/registry.hpp"
@@ -22,7 +23,7 @@ std::string hex(std::uint64_t v) {
 }
 
 const io::ConfigSchema& bench_keys() {
-  static const io::ConfigSchema keys = model::keys_of(io::engine_params(), phold::param_table());
+  static const io::ConfigSchema keys = model::keys_of(experiment::engine_params(), phold::param_table());
   return keys;
 }
 
@@ -42,7 +43,7 @@ void run_phold_bench(const PholdOptions& o) {
   const bool lps_given = std::any_of(o.given.begin(), o.given.end(), [&](const auto& g) { return g.first == lps_key; });
   if (!lps_given) params.lps = o.lps_per_rank * static_cast<LpId>(world.size());
   params.seed = o.seed;
-  EngineConfig engine = io::engine_params().read(config);
+  EngineConfig engine = experiment::engine_params().read(config);
   engine.progress = terminal_progress("phold", o.json);
   const phold::Result r = phold::run(world, params, engine);
   if (engine.progress) std::fprintf(stderr, "\n");

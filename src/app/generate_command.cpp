@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/io/config.hpp"
 #include "tracewarp/io/settings.hpp"
 #include "tracewarp/io/swf.hpp"
@@ -28,9 +29,9 @@ void write_workload(const Options& o, const std::vector<std::string>& forced) {
   if (Communicator::world().rank() != 0) return;
   std::vector<std::string> sets = o.sets;
   sets.insert(sets.end(), forced.begin(), forced.end());
-  const io::Experiment e = o.config.empty() ? io::parse_experiment("", "(no file)", sets, model::config_schema())
-                                            : io::load_experiment(o.config, sets, model::config_schema());
-  const io::Workload w = model::configured_workload(e.base);
+  const io::Experiment e = o.config.empty() ? io::parse_experiment("", "(no file)", sets, experiment::config_schema())
+                                            : io::load_experiment(o.config, sets, experiment::config_schema());
+  const workload::Workload w = model::configured_workload(e.base);
   const auto it = w.header.find("CoresPerNode");
   const std::uint32_t cpn = it == w.header.end() ? 1 : static_cast<std::uint32_t>(std::stoul(it->second));
   io::write_swf(w, o.output, cpn);

@@ -1,5 +1,7 @@
 #include "tracewarp/engine/communicator.hpp"
 
+#include <boost/mpi/communicator.hpp>
+
 #include <cstdlib>
 
 #include "communicator_impl.hpp"
@@ -18,6 +20,10 @@ std::shared_ptr<Communicator::Impl> wrap(MPI_Comm comm, bool owned) {
 
 Communicator Communicator::world() { return Communicator(wrap(MPI_COMM_WORLD, false)); }
 Communicator Communicator::self() { return Communicator(wrap(MPI_COMM_SELF, false)); }
+
+boost::mpi::communicator Communicator::as_boost() const {
+  return boost::mpi::communicator(impl_->comm, boost::mpi::comm_attach);
+}
 
 int Communicator::rank() const {
   int r = 0;

@@ -2,14 +2,16 @@
 // placement of all LPs.
 #pragma once
 
+#include <chrono>
+
 #include <memory>
 #include <vector>
 
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/detail/lp_runtime.hpp"
 #include "tracewarp/engine/partition.hpp"
-#include "tracewarp/engine/stats.hpp"
 
 namespace tracewarp::detail {
 
@@ -17,6 +19,7 @@ struct LocalLp {
   LpId id;
   std::unique_ptr<LpRuntime> runtime;
   std::uint32_t checkpoint_interval;
+  bool timed = false;  // LpTypeOptions::timed
 };
 
 inline constexpr std::uint32_t kNotLocal = ~0u;
@@ -46,6 +49,18 @@ class ProgressTicker {
   double start_;
   double last_ = 0;
 };
+
+// Runs a handler, measuring its wall-clock time (microseconds) for timed LP types; -1 otherwise.
+template <class Run>
+double run_handler(bool timed, Run&& run) {
+  if (!timed) {
+    run();
+    return -1;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  run();
+  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
 
 // Commits one event: a fault it recorded stops the run; otherwise the LP's commit handler runs.
 inline void commit_event(LpRuntime& lp, LpId id, const Event& ev, CommitContext& ctx) {

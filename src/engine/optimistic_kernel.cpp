@@ -34,6 +34,7 @@ struct ProcessedEvent {
   std::uint64_t seq_before = 0;      // the LP's send counter before it ran
   std::uint64_t checkpoint_abs = 0;  // history position of the newest state copy at or before it
   std::vector<std::byte> output;     // rows emitted, released on commit
+  double wall_us = -1;               // handler wall-clock time (timed LP types)
 };
 
 // Enough to cancel a sent event: where it went and which it was.
@@ -170,7 +171,7 @@ class OptimisticKernel final : public KernelPort {
     current_ = &s;
     current_record_ = &rec;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
-    s.lp->runtime->execute(ev, ctx_);
+    rec.wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
     current_ = nullptr;
     current_record_ = nullptr;
     s.last_key = ev.key;
@@ -394,7 +395,7 @@ class OptimisticKernel final : public KernelPort {
       ProcessedEvent& rec = s.at_abs(s.committed_abs);
       const Event& ev = pool_[rec.slot];
       if (ev.time() >= gvt) break;
-      CommitContext commit(s.lp->id, rec.output);
+      CommitContext commit(s.lp->id, rec.output, rec.wall_us);
       commit_event(*s.lp->runtime, s.lp->id, ev, commit);
       rec.output.clear();
       ++s.committed_abs;

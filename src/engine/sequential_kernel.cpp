@@ -38,8 +38,8 @@ class SequentialKernel final : public KernelPort {
       const std::uint32_t li = top.lp;
       LpRuntime& lp = *setup_.lps[li].runtime;
       ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[li], ev.kind());
-      lp.execute(ev, ctx_);
-      CommitContext commit(ev.dest, records_);
+      const double wall_us = run_handler(setup_.lps[li].timed, [&] { lp.execute(ev, ctx_); });
+      CommitContext commit(ev.dest, records_, wall_us);
       commit_event(lp, ev.dest, ev, commit);
       records_.clear();
       pool_.free(top.slot);

@@ -63,7 +63,7 @@ RunStats Simulation::run() {
     for (LpId id = type.range.first; id < type.range.end(); ++id) {
       if (setup.partition.rank_of(id) != rank) continue;
       setup.local_index[id] = static_cast<std::uint32_t>(setup.lps.size());
-      setup.lps.push_back({id, type.make(id), type.options.checkpoint_interval});
+      setup.lps.push_back({id, type.make(id), type.options.checkpoint_interval, type.options.timed});
     }
   }
   setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);

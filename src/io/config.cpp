@@ -211,6 +211,12 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
   return parse_experiment(text.str(), path, overrides, schema);
 }
 
+std::string RunSpec::varied_text() const {
+  std::string s;
+  for (const auto& [k, v] : varied) s += (s.empty() ? "" : ", ") + k + "=" + to_string(v);
+  return s;
+}
+
 std::vector<RunSpec> Experiment::runs() const {
   std::vector<RunSpec> out;
   const ExperimentSettings settings = experiment_params().read(base);

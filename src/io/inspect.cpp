@@ -37,7 +37,7 @@ TraceSummary summarize_trace(const std::string& path, const TraceOptions& option
   std::vector<float> run, requested, nodes;
   std::set<std::int32_t> users, groups;
   Time first = kTimeInfinity, last = std::numeric_limits<Time>::min(), latest = last;
-  Job job;
+  workload::Job job;
   while (reader->next(job)) {
     ++s.jobs;
     first = std::min(first, job.submit);
@@ -58,8 +58,8 @@ TraceSummary summarize_trace(const std::string& path, const TraceOptions& option
   s.tally = reader->tally();
   s.header = reader->header();
   s.cores_per_node = reader->cores_per_node();
-  s.header_max_nodes = header_int(s.header, "MaxNodes");
-  s.header_max_procs = header_int(s.header, "MaxProcs");
+  s.header_max_nodes = workload::header_int(s.header, "MaxNodes");
+  s.header_max_procs = workload::header_int(s.header, "MaxProcs");
   if (s.jobs > 0) {
     s.first_submit_s = to_seconds(first);
     s.last_submit_s = to_seconds(last);

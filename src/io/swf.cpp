@@ -41,17 +41,6 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; 
 
 }  // namespace
 
-std::uint64_t ReadTally::dropped_total() const {
-  std::uint64_t n = 0;
-  for (const auto& [reason, count] : dropped) n += count;
-  return n;
-}
-std::uint64_t ReadTally::repaired_total() const {
-  std::uint64_t n = 0;
-  for (const auto& [reason, count] : repaired) n += count;
-  return n;
-}
-
 SwfReader::SwfReader(const std::string& path, SwfOptions options) : lines_(path), options_(options) {
   read_header();
   const std::int64_t max_nodes = header_int("MaxNodes");
@@ -92,15 +81,7 @@ void SwfReader::parse_header_line(std::string_view line) {
   if (!inserted) it->second += "; " + value;  // repeated keys (Queue:, Note:) accumulate
 }
 
-std::int64_t SwfReader::header_int(const std::string& key) const { return io::header_int(header_, key); }
-
-std::int64_t header_int(const std::map<std::string, std::string>& header, const std::string& key) {
-  const auto it = header.find(key);
-  if (it == header.end()) return -1;
-  std::int64_t v = -1;
-  const auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
-  return ec == std::errc() && end == it->second.data() + it->second.size() ? v : -1;
-}
+std::int64_t SwfReader::header_int(const std::string& key) const { return workload::header_int(header_, key); }
 
 MissingRequested parse_missing_requested(const std::string& text) {
   if (text == "run-time") return MissingRequested::use_run_time;
@@ -108,7 +89,7 @@ MissingRequested parse_missing_requested(const std::string& text) {
   throw ConfigError("jobs without requested time: expected run-time or drop, not '" + text + "'");
 }
 
-bool SwfReader::next(Job& job) {
+bool SwfReader::next(workload::Job& job) {
   std::string_view line;
   for (;;) {
     if (has_pending_) {
@@ -124,7 +105,7 @@ bool SwfReader::next(Job& job) {
   }
 }
 
-bool SwfReader::convert(std::string_view line, Job& job) {
+bool SwfReader::convert(std::string_view line, workload::Job& job) {
   const long at = lines_.line_number();
   const std::string& file = lines_.path();
   std::array<double, kFields> f{};
@@ -206,12 +187,12 @@ bool SwfReader::convert(std::string_view line, Job& job) {
     tally_.drop("requested time unknown");
     return false;
   } else {
-    tally_.repair(kRequestedFromRunTime);
+    tally_.repair(workload::kRequestedFromRunTime);
     requested = from_seconds(run);
     requested_from_run = true;
   }
 
-  job = Job{};
+  job = workload::Job{};
   job.id = static_cast<std::uint64_t>(f[0] < 0 ? 0 : f[0]);
   job.submit = from_seconds(submit);
   job.run = from_seconds(run);
@@ -228,13 +209,13 @@ bool SwfReader::convert(std::string_view line, Job& job) {
   return true;
 }
 
-void write_swf(const Workload& w, const std::string& path, std::uint32_t cores_per_node) {
+void write_swf(const workload::Workload& w, const std::string& path, std::uint32_t cores_per_node) {
   const bool gzip = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
   gzFile f = gzopen(path.c_str(), gzip ? "wb6" : "wbT");  // T: plain, uncompressed output
   if (f == nullptr) throw UsageError("cannot create '" + path + "': " + std::strerror(errno));
   const std::uint32_t cpn = std::max<std::uint32_t>(1, cores_per_node);
   std::uint64_t max_procs = 0;
-  for (const Job& j : w.jobs) max_procs = std::max<std::uint64_t>(max_procs, std::uint64_t{j.nodes} * cpn);
+  for (const workload::Job& j : w.jobs) max_procs = std::max<std::uint64_t>(max_procs, std::uint64_t{j.nodes} * cpn);
   std::string header =
       "; Version: 2.2\n; Computer: tracewarp generate\n; Conversion: tracewarp from " + w.source + "\n";
   header += "; MaxJobs: " + std::to_string(w.jobs.size()) + "\n; MaxRecords: " + std::to_string(w.jobs.size()) + "\n";
@@ -247,7 +228,7 @@ void write_swf(const Workload& w, const std::string& path, std::uint32_t cores_p
   header += ";\n";
   gzputs(f, header.c_str());
   char line[512];
-  for (const Job& j : w.jobs) {
+  for (const workload::Job& j : w.jobs) {
     const std::uint64_t as_nodes = (std::uint64_t{j.procs} + cpn - 1) / cpn;
     const std::uint64_t procs = as_nodes == j.nodes ? j.procs : std::uint64_t{j.nodes} * cpn;
     const auto secs = [](Time t) {

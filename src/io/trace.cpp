@@ -78,8 +78,8 @@ Time seconds_to_time(double s) { return static_cast<Time>(std::llround(s * kTick
 class SwfTraceReader final : public TraceReader {
  public:
   SwfTraceReader(const std::string& path, const SwfOptions& options) : reader_(path, options) {}
-  bool next(Job& job) override { return reader_.next(job); }
-  const ReadTally& tally() const override { return reader_.tally(); }
+  bool next(workload::Job& job) override { return reader_.next(job); }
+  const workload::ReadTally& tally() const override { return reader_.tally(); }
   std::map<std::string, std::string> header() const override { return reader_.header(); }
   std::uint32_t cores_per_node() const override { return reader_.cores_per_node(); }
   std::uint64_t bytes_read() const override { return reader_.bytes_read(); }
@@ -98,27 +98,27 @@ class CsvTraceReader : public TraceReader {
       if (!lines_.next(first)) throw InputError(path + ": empty file");
     }
   }
-  bool next(Job& job) override {
+  bool next(workload::Job& job) override {
     std::string_view text;
     while (lines_.next(text)) {
       if (text.find_first_not_of(" \t") == std::string_view::npos) continue;
       const CsvRow row(lines_.path(), lines_.line_number(), text, columns_);
       ++tally_.records;
-      job = Job{};
+      job = workload::Job{};
       if (convert(row, job)) return true;
     }
     return finish(job);
   }
-  const ReadTally& tally() const override { return tally_; }
+  const workload::ReadTally& tally() const override { return tally_; }
   std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
 
  protected:
-  virtual bool convert(const CsvRow& row, Job& job) = 0;
-  virtual bool finish(Job&) { return false; }  // jobs held back until the end of the file
+  virtual bool convert(const CsvRow& row, workload::Job& job) = 0;
+  virtual bool finish(workload::Job&) { return false; }  // jobs held back until the end of the file
 
   LineReader lines_;
   std::vector<std::string> columns_;
-  ReadTally tally_;
+  workload::ReadTally tally_;
   NameTable names_;
 };
 
@@ -134,7 +134,7 @@ class Alibaba2017Reader final : public CsvTraceReader {
                        true) {}
 
  private:
-  bool convert(const CsvRow& r, Job& job) override {
+  bool convert(const CsvRow& r, workload::Job& job) override {
     if (r.text(5) != "Terminated") return tally_.drop("status not Terminated"), false;
     if (r.empty(6) || r.empty(7)) return tally_.drop("resource demand missing"), false;
     const double create = r.number(0), end = r.number(1);
@@ -183,7 +183,7 @@ class Alibaba2018Reader final : public CsvTraceReader {
       : CsvTraceReader(path, layout.columns, false), layout_(layout) {}
 
  private:
-  bool convert(const CsvRow& r, Job& job) override {
+  bool convert(const CsvRow& r, workload::Job& job) override {
     if (r.text(4) != "Terminated") return tally_.drop("status not Terminated"), false;
     if (r.empty(layout_.cpu) || r.empty(layout_.memory)) return tally_.drop(layout_.missing_demand), false;
     const double start = r.number(5), end = r.number(6);
@@ -226,7 +226,7 @@ class Google2011Reader final : public CsvTraceReader {
   };
   static constexpr double kAfterTraceEnd = 9.0e18;  // the trace writes 2^63-1 for "after the window"
 
-  bool convert(const CsvRow& r, Job& job) override {
+  bool convert(const CsvRow& r, workload::Job& job) override {
     const double t = r.number(0);
     if (t < 0) throw InputError(lines_.path(), lines_.line_number(), columns_[0], "negative time");
     const double event = r.number(5);
@@ -279,7 +279,7 @@ class Google2011Reader final : public CsvTraceReader {
         return false;
     }
   }
-  bool finish(Job&) override {
+  bool finish(workload::Job&) override {
     if (!open_.empty()) {
       tally_.dropped["not finished within the trace"] += open_.size();
       open_.clear();
@@ -317,7 +317,7 @@ class AlcfReader final : public CsvTraceReader {
     if (it == columns_.end()) throw InputError(lines_.path(), 1, name, "column missing from the header");
     return static_cast<std::size_t>(it - columns_.begin());
   }
-  bool convert(const CsvRow& r, Job& job) override {
+  bool convert(const CsvRow& r, workload::Job& job) override {
     const double submit = r.number(index_["submit_time"]), run = r.number(index_["run_time"]);
     if (submit < 0) throw InputError(lines_.path(), lines_.line_number(), "submit_time", "negative time");
     if (run <= 0) return tally_.drop("run time <= 0"), false;
@@ -331,7 +331,7 @@ class AlcfReader final : public CsvTraceReader {
     if (wall > 0) {
       job.requested = seconds_to_time(wall);
     } else {
-      tally_.repair(kRequestedFromRunTime);
+      tally_.repair(workload::kRequestedFromRunTime);
       job.requested = job.run;
       job.requested_from_run = true;
     }
@@ -350,7 +350,7 @@ class AlcfReader final : public CsvTraceReader {
 class TaskDurationsReader final : public TraceReader {
  public:
   explicit TaskDurationsReader(const std::string& path) : lines_(path) {}
-  bool next(Job& job) override {
+  bool next(workload::Job& job) override {
     std::string_view line;
     while (lines_.next(line)) {
       std::vector<double> v;
@@ -382,7 +382,7 @@ class TaskDurationsReader final : public TraceReader {
         tally_.drop("run time <= 0");
         continue;
       }
-      job = Job{};
+      job = workload::Job{};
       job.id = ++count_;
       job.submit = seconds_to_time(v[0]);
       job.run = seconds_to_time(longest);
@@ -392,13 +392,13 @@ class TaskDurationsReader final : public TraceReader {
     }
     return false;
   }
-  const ReadTally& tally() const override { return tally_; }
+  const workload::ReadTally& tally() const override { return tally_; }
   std::map<std::string, std::string> header() const override { return {{"Units", "seconds (assumed)"}}; }
   std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
 
  private:
   LineReader lines_;
-  ReadTally tally_;
+  workload::ReadTally tally_;
   std::uint64_t count_ = 0;
 };
 
@@ -473,12 +473,12 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, const TraceOpti
   throw UsageError("no reader for format " + to_string(format));
 }
 
-Workload load_workload(const std::string& path, const TraceOptions& options) {
+workload::Workload load_workload(const std::string& path, const TraceOptions& options) {
   TraceFormat format = TraceFormat::automatic;
   const std::unique_ptr<TraceReader> reader = open_trace(path, options, &format);
-  Workload w;
+  workload::Workload w;
   w.source = path;
-  Job job;
+  workload::Job job;
   Time latest = std::numeric_limits<Time>::min();
   std::uint64_t out_of_order = 0;
   while (reader->next(job)) {
@@ -489,20 +489,20 @@ Workload load_workload(const std::string& path, const TraceOptions& options) {
   w.tally = reader->tally();
   if (out_of_order > 0) {
     w.tally.repaired["submit times out of order: sorted"] += out_of_order;
-    std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const Job& a, const Job& b) {
+    std::stable_sort(w.jobs.begin(), w.jobs.end(), [](const workload::Job& a, const workload::Job& b) {
       return a.submit != b.submit ? a.submit < b.submit : a.id < b.id;
     });
   }
   w.header = reader->header();
   w.header["Format"] = to_string(format);
   w.header["CoresPerNode"] = std::to_string(reader->cores_per_node());
-  w.unix_start_time = header_int(w.header, "UnixStartTime");
-  w.max_nodes = header_int(w.header, "MaxNodes");
-  w.max_procs = header_int(w.header, "MaxProcs");
+  w.unix_start_time = workload::header_int(w.header, "UnixStartTime");
+  w.max_nodes = workload::header_int(w.header, "MaxNodes");
+  w.max_procs = workload::header_int(w.header, "MaxProcs");
   if (format == TraceFormat::alcf && !w.jobs.empty()) {  // absolute Unix times: start the trace at 0
     const Time origin = w.jobs.front().submit;
     w.unix_start_time = origin / kTicksPerSecond;
-    for (Job& j : w.jobs) j.submit -= origin;
+    for (workload::Job& j : w.jobs) j.submit -= origin;
   }
   return w;
 }

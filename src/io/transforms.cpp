@@ -19,16 +19,16 @@ std::string number(double v) {
 }
 }  // namespace
 
-void drop_short_jobs(Workload& w, double min_run_s) {
+void drop_short_jobs(workload::Workload& w, double min_run_s) {
   if (min_run_s < 0) throw ConfigError("workload.min_run_s must be >= 0");
   const Time limit = from_seconds(min_run_s);
   const auto before = w.jobs.size();
-  std::erase_if(w.jobs, [&](const Job& j) { return j.run < limit; });
+  std::erase_if(w.jobs, [&](const workload::Job& j) { return j.run < limit; });
   w.transforms.push_back("drop_short_jobs(min_run_s=" + number(min_run_s) +
                          ", dropped=" + std::to_string(before - w.jobs.size()) + ")");
 }
 
-void take_window(Workload& w, std::uint64_t start, std::uint64_t count) {
+void take_window(workload::Workload& w, std::uint64_t start, std::uint64_t count) {
   if (start > w.jobs.size())
     throw ConfigError("workload.window_start " + std::to_string(start) + " is beyond the workload's " +
                       std::to_string(w.jobs.size()) + " jobs");
@@ -37,26 +37,26 @@ void take_window(Workload& w, std::uint64_t start, std::uint64_t count) {
   w.jobs.erase(w.jobs.begin(), w.jobs.begin() + static_cast<std::ptrdiff_t>(start));
   // The window starts at time 0, as a trace of its own.
   const Time origin = w.jobs.empty() ? 0 : w.jobs.front().submit;
-  for (Job& j : w.jobs) j.submit -= origin;
+  for (workload::Job& j : w.jobs) j.submit -= origin;
   if (w.unix_start_time >= 0) w.unix_start_time += origin / kTicksPerSecond;  // whole seconds in SWF
   w.transforms.push_back("window(start=" + std::to_string(start) + ", count=" + std::to_string(end - start) +
                          ", shifted_by_s=" + number(to_seconds(origin)) + ")");
 }
 
-void set_request_accuracy(Workload& w, double wra) {
+void set_request_accuracy(workload::Workload& w, double wra) {
   if (!(wra > 0 && wra <= 1)) throw ConfigError("workload.wra must lie in (0, 1], got " + number(wra));
-  for (Job& j : w.jobs) {
+  for (workload::Job& j : w.jobs) {
     j.requested = static_cast<Time>(std::ceil(static_cast<double>(j.run) / wra));
     j.requested_from_run = false;
   }
   w.transforms.push_back("request_accuracy(wra=" + number(wra) + ")");
 }
 
-void scale_interarrival(Workload& w, double factor) {
+void scale_interarrival(workload::Workload& w, double factor) {
   if (!(factor > 0)) throw ConfigError("workload.iat_scale must be > 0, got " + number(factor));
   Time previous_old = w.jobs.empty() ? 0 : w.jobs.front().submit;
   Time previous_new = previous_old;
-  for (Job& j : w.jobs) {
+  for (workload::Job& j : w.jobs) {
     const Time gap = j.submit - previous_old;
     previous_old = j.submit;
     j.submit = previous_new + static_cast<Time>(std::llround(static_cast<double>(gap) * factor));
@@ -65,9 +65,9 @@ void scale_interarrival(Workload& w, double factor) {
   w.transforms.push_back("interarrival_scale(factor=" + number(factor) + ")");
 }
 
-void scale_nodes(Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes) {
+void scale_nodes(workload::Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes) {
   if (from_nodes == 0 || to_nodes == 0) throw ConfigError("node scaling needs both machine sizes (> 0)");
-  for (Job& j : w.jobs) {
+  for (workload::Job& j : w.jobs) {
     const double scaled = std::ceil(static_cast<double>(j.nodes) * to_nodes / from_nodes);
     j.nodes = static_cast<std::uint32_t>(std::clamp(scaled, 1.0, static_cast<double>(to_nodes)));
   }
@@ -75,7 +75,7 @@ void scale_nodes(Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes) 
   w.max_nodes = to_nodes;
 }
 
-void apply_transforms(Workload& w, const WorkloadTransforms& t) {
+void apply_transforms(workload::Workload& w, const WorkloadTransforms& t) {
   if (t.min_run_s > 0) drop_short_jobs(w, t.min_run_s);
   if (t.window_start > 0 || t.window_jobs > 0) take_window(w, t.window_start, t.window_jobs);
   if (t.wra > 0) set_request_accuracy(w, t.wra);
@@ -102,14 +102,14 @@ std::string expand_data_path(const std::string& path) {
   return out;
 }
 
-Workload load_configured_workload(const Config& c) {
+workload::Workload load_configured_workload(const Config& c) {
   const WorkloadSource source = workload_source_params().read(c);
   if (source.trace.empty()) throw ConfigError(workload_source_params().key_of(&WorkloadSource::trace) + " is not set");
   TraceOptions options;
   options.format = parse_trace_format(source.format);
   options.swf.cores_per_node = source.cores_per_node;
   options.swf.missing_requested = parse_missing_requested(source.missing_requested);
-  Workload w = load_workload(expand_data_path(source.trace), options);
+  workload::Workload w = load_workload(expand_data_path(source.trace), options);
   apply_transforms(w, workload_transform_params().read(c));
   return w;
 }

@@ -19,34 +19,7 @@ const std::vector<ModelInfo>& models() {
   return all;
 }
 
-namespace {
-std::string model_names() {
-  std::string names;
-  for (const ModelInfo& m : models()) names += (names.empty() ? "" : ", ") + m.name;
-  return names;
-}
-}  // namespace
-
-const io::ConfigSchema& config_schema() {
-  static const io::ConfigSchema all = [] {
-    io::ConfigSchema keys = io::core_config_keys();
-    const std::string& model_key = io::experiment_params().key_of(&io::ExperimentSettings::model);
-    for (io::ConfigKey& k : keys)
-      if (k.name == model_key) k.meaning += ": " + model_names();
-    std::string generators;
-    for (const ModelInfo& m : models())
-      for (const WorkloadGenerator& g : m.generators)
-        generators += (generators.empty() ? "" : "; ") + g.name + " (" + g.description + ")";
-    const std::string& generator_key = io::workload_source_params().key_of(&io::WorkloadSource::generator);
-    for (io::ConfigKey& k : keys)
-      if (k.name == generator_key) k.meaning += ": " + generators;
-    for (const ModelInfo& m : models()) keys.insert(keys.end(), m.keys.begin(), m.keys.end());
-    return keys;
-  }();
-  return all;
-}
-
-io::Workload configured_workload(const io::Config& c) {
+workload::Workload configured_workload(const io::Config& c) {
   const io::WorkloadSource source = io::workload_source_params().read(c);
   if (source.generator.empty()) return io::load_configured_workload(c);
   std::string known;
@@ -61,7 +34,9 @@ io::Workload configured_workload(const io::Config& c) {
 const ModelInfo& find_model(const std::string& name) {
   for (const ModelInfo& m : models())
     if (m.name == name) return m;
-  throw ConfigError("unknown model '" + name + "' (experiment.model: " + model_names() + ")");
+  std::string names;
+  for (const ModelInfo& m : models()) names += (names.empty() ? "" : ", ") + m.name;
+  throw ConfigError("unknown model '" + name + "' (experiment.model: " + names + ")");
 }
 
 }  // namespace tracewarp::model

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 
 namespace tracewarp::workload {
 namespace {
@@ -105,9 +105,9 @@ std::vector<GroupMix> kcomputer_groups(bool with_small, double load_small, doubl
   return groups;
 }
 
-io::Workload generate_kcomputer_mix(const KComputerMix& mix) {
+workload::Workload generate_kcomputer_mix(const KComputerMix& mix) {
   check(mix);
-  io::Workload w;
+  workload::Workload w;
   const Users users(mix.users);
   const double span_s = mix.days * 86'400;
   for (std::size_t g = 0; g < mix.groups.size(); ++g) {
@@ -122,7 +122,7 @@ io::Workload generate_kcomputer_mix(const KComputerMix& mix) {
     RandomStream rng(mix.seed, g);
     for (double t = rng.exponential(mean_gap_s); t < span_s; t += rng.exponential(mean_gap_s)) {
       const Drawn d = draw_job(rng, group, mix);
-      io::Job job;
+      workload::Job job;
       job.submit = from_seconds(std::floor(t));
       job.nodes = d.nodes;
       job.procs = d.nodes * kCoresPerNode;
@@ -135,7 +135,7 @@ io::Workload generate_kcomputer_mix(const KComputerMix& mix) {
     }
   }
   std::stable_sort(w.jobs.begin(), w.jobs.end(),
-                   [](const io::Job& a, const io::Job& b) { return a.submit < b.submit; });
+                   [](const workload::Job& a, const workload::Job& b) { return a.submit < b.submit; });
   for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = i + 1;
   char source[160];
   std::snprintf(

@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 
 namespace tracewarp::workload {
 namespace {
@@ -60,7 +60,7 @@ LasTraceStats las_trace_stats(const std::string& trace) {
   throw ConfigError("unknown LAS workload '" + trace + "' (google or alibaba)");
 }
 
-io::Workload generate_las_mix(const LasMix& mix) {
+workload::Workload generate_las_mix(const LasMix& mix) {
   LasTraceStats stats = las_trace_stats(mix.trace);
   if (mix.mean_run_s > 0) stats.mean_run_s = mix.mean_run_s;
   if (mix.tasks == 0 || mix.nodes == 0) throw ConfigError("LAS mix: needs tasks and nodes");
@@ -78,12 +78,12 @@ io::Workload generate_las_mix(const LasMix& mix) {
   const double work = std::max(cpu_work, memory_work) / kPilotTasks;  // the busier resource sets the pace
   const double mean_gap_s = work / (mix.load * mix.nodes);
   RandomStream rng(mix.seed, 0);
-  io::Workload w;
+  workload::Workload w;
   double t = 0;
   for (std::uint64_t i = 0; i < mix.tasks; ++i) {
     t += rng.exponential(mean_gap_s);
     const Draw d = sampler.draw(rng);
-    io::Job j;
+    workload::Job j;
     j.id = i;
     j.submit = from_seconds(std::floor(t));
     j.run = from_seconds(d.run_s);

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/io/config.hpp"
 #include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/registry.hpp"
@@ -11,7 +12,7 @@ using namespace tracewarp::io;
 namespace {
 std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {
   try {
-    parse_experiment(toml, "exp.toml", sets, model::config_schema());
+    parse_experiment(toml, "exp.toml", sets, experiment::config_schema());
   } catch (const ConfigError& e) {
     return e.what();
   }
@@ -21,14 +22,14 @@ std::string error_of(const std::string& toml, const std::vector<std::string>& se
 
 TEST_CASE("config: the core sections know no model; each model brings its own keys", "[unit][config]") {
   for (const ConfigKey& k : core_config_keys()) REQUIRE(k.name.rfind("phold.", 0) != 0);
-  REQUIRE(find_config_key(model::config_schema(), "phold.remote") != nullptr);
+  REQUIRE(find_config_key(experiment::config_schema(), "phold.remote") != nullptr);
   REQUIRE_THROWS_WITH(parse_experiment("[phold]\nlps = 3\n", "core.toml", {}, core_config_keys()),
                       "core.toml: unknown key 'phold.lps' (tracewarp run --keys lists them)");
 }
 
 TEST_CASE("config: every key has its documented default", "[unit][config]") {
-  const Experiment e = parse_experiment("", "empty.toml", {}, model::config_schema());
-  for (const ConfigKey& k : model::config_schema()) REQUIRE(e.base.values().at(k.name) == k.default_value);
+  const Experiment e = parse_experiment("", "empty.toml", {}, experiment::config_schema());
+  for (const ConfigKey& k : experiment::config_schema()) REQUIRE(e.base.values().at(k.name) == k.default_value);
   REQUIRE(e.base.get_string("engine.sync") == "sequential");
   REQUIRE(e.base.get_number("output.series_interval_s") == 300.0);
   REQUIRE(e.runs().size() == 1);
@@ -36,9 +37,9 @@ TEST_CASE("config: every key has its documented default", "[unit][config]") {
 }
 
 TEST_CASE("config: file values, then --set overrides, with type conversion where lossless", "[unit][config]") {
-  const Experiment e =
-      parse_experiment("[phold]\nremote = 1\nlps = 64\n[engine]\nsync = \"optimistic\"\n", "exp.toml",
-                       {"phold.lps=128", "engine.window_s=2.5", "experiment.name=\"x y\""}, model::config_schema());
+  const Experiment e = parse_experiment("[phold]\nremote = 1\nlps = 64\n[engine]\nsync = \"optimistic\"\n", "exp.toml",
+                                        {"phold.lps=128", "engine.window_s=2.5", "experiment.name=\"x y\""},
+                                        experiment::config_schema());
   REQUIRE(e.base.get_number("phold.remote") == 1.0);  // integer accepted for a number
   REQUIRE(e.base.get_int("phold.lps") == 128);
   REQUIRE(e.base.get_number("engine.window_s") == 2.5);
@@ -65,7 +66,7 @@ TEST_CASE("config: sweeps cross in key order (last fastest), replications vary t
   const Experiment e = parse_experiment(
       "[experiment]\nseed = 10\nreplications = 2\n"
       "[sweep]\n\"phold.remote\" = [0.1, 1.0]\nengine = { threads = [1, 2, 4] }\n",
-      "exp.toml", {}, model::config_schema());
+      "exp.toml", {}, experiment::config_schema());
   const std::vector<RunSpec> runs = e.runs();
   REQUIRE(runs.size() == 12);
   // keys in order: engine.threads, phold.remote; then the seed
@@ -82,7 +83,7 @@ TEST_CASE("config: sweeps cross in key order (last fastest), replications vary t
   REQUIRE(runs[5].varied.size() == 3);
   // an override fixes a swept key
   const Experiment fixed = parse_experiment("[sweep]\n\"phold.remote\" = [0.1, 1.0]\n", "exp.toml",
-                                            {"phold.remote=0.5"}, model::config_schema());
+                                            {"phold.remote=0.5"}, experiment::config_schema());
   REQUIRE(fixed.runs().size() == 1);
   REQUIRE(fixed.runs()[0].config.get_number("phold.remote") == 0.5);
 }

@@ -10,7 +10,7 @@ using namespace tracewarp::io;
 using tracewarp::testing::TempFile;
 
 namespace {
-Workload load(const TempFile& f, TraceFormat format = TraceFormat::automatic) {
+workload::Workload load(const TempFile& f, TraceFormat format = TraceFormat::automatic) {
   TraceOptions o;
   o.format = format;
   return load_workload(f.path(), o);
@@ -35,7 +35,7 @@ TEST_CASE("alibaba 2017 batch_task: terminated tasks with demands become tasks",
       "-60,110,6,9,1,Terminated,50,0.1\n"
       "100,100,5,8,1,Terminated,50,0.1\n",
       "_batch_task.csv");
-  const Workload w = load(f);
+  const workload::Workload w = load(f);
   REQUIRE(w.header.at("Format") == "alibaba2017");
   REQUIRE(w.jobs.size() == 2);
   REQUIRE(w.jobs[0].id == 5);  // sorted by submit
@@ -62,7 +62,7 @@ TEST_CASE("alibaba 2018 batch_task and batch_instance", "[unit][io][csv]") {
       "batch_task.csv");
   REQUIRE(error_of(tasks, TraceFormat::alibaba2018_task) == ":3: field 'end_time': 'x' is not a number");
   const TempFile good("M1,10,j_1,1,Terminated,100,400,250,0.5\n", "batch_task.csv");
-  const Workload t = load(good);
+  const workload::Workload t = load(good);
   REQUIRE(t.header.at("Format") == "alibaba2018-task");
   REQUIRE(t.jobs.size() == 1);
   REQUIRE(t.jobs[0].run == from_seconds(std::int64_t{300}));
@@ -72,7 +72,7 @@ TEST_CASE("alibaba 2018 batch_task and batch_instance", "[unit][io][csv]") {
       "i_1,M1,j_1,1,Terminated,10,20,m_1,1,1,13.5,50,0.2,0.4\n"
       "i_2,M1,j_1,1,Running,10,0,m_1,1,1,,,,\n",
       "batch_instance.csv");
-  const Workload i = load(inst);
+  const workload::Workload i = load(inst);
   REQUIRE(i.header.at("Format") == "alibaba2018-instance");
   REQUIRE(i.jobs.size() == 1);
   REQUIRE(i.jobs[0].cpus == Approx(0.5));
@@ -93,7 +93,7 @@ TEST_CASE("google 2011 task_events: one task per finish, submit kept across resu
       "2500000,,8,0,m1,5,bob,1,9,0.1,0.1,0,0\n"  // killed
       "1000000,,9,0,,0,bob,1,9,0.1,0.1,0,0\n",   // never finishes
       "_task_events.csv");
-  const Workload w = load(f);
+  const workload::Workload w = load(f);
   REQUIRE(w.header.at("Format") == "google2011");
   REQUIRE(w.jobs.size() == 1);
   REQUIRE(w.jobs[0].submit == from_seconds(std::int64_t{1}));
@@ -113,7 +113,7 @@ TEST_CASE("alcf csv: columns found by name, absolute times start at zero", "[uni
       "1,12,u2,p,0,0,64.0,4.0,1535348000.0,5,0.0,600.0,1.0,Pass\n"
       "2,13,u1,p,0,0,64.0,4.0,1535348117.0,5,60.0,-1,1.0,Pass\n",
       "_data.csv");
-  const Workload w = load(f);
+  const workload::Workload w = load(f);
   REQUIRE(w.header.at("Format") == "alcf");
   REQUIRE(w.jobs.size() == 2);
   REQUIRE(w.jobs[0].submit == 0);
@@ -127,7 +127,7 @@ TEST_CASE("alcf csv: columns found by name, absolute times start at zero", "[uni
 
 TEST_CASE("task durations: one job per line, task count checked", "[unit][io][csv]") {
   const TempFile f("10.0 3 2.0 1.0 2.0 3.0\n\n5 1 7.5 7.5\n", ".tr");
-  const Workload w = load(f);
+  const workload::Workload w = load(f);
   REQUIRE(w.header.at("Format") == "task-durations");
   REQUIRE(w.jobs.size() == 2);
   REQUIRE(w.jobs[0].submit == from_seconds(std::int64_t{5}));

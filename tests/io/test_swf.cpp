@@ -34,9 +34,9 @@ const char* kRulesTrace =
     "8  60   0   10  1 -1 -1 17  100 -1 1 9 3 -1 2 -1 -1 -1\n"  // more than MaxProcs: dropped
     "\t9\t55\t0\t20\t2\t-1\t-1\t2\t100\t-1\t1\t9\t3\t-1\t1\t-1\t-1\t-1\n";  // tabs; submitted before job 8
 
-std::vector<Job> read_all(SwfReader& reader) {
-  std::vector<Job> jobs;
-  Job j;
+std::vector<workload::Job> read_all(SwfReader& reader) {
+  std::vector<workload::Job> jobs;
+  workload::Job j;
   while (reader.next(j)) jobs.push_back(j);
   return jobs;
 }
@@ -59,7 +59,7 @@ std::string error_of(const std::string& content) {
 TEST_CASE("swf: every conversion rule, each drop and repair counted by reason", "[unit][io][swf]") {
   const TempFile f(kRulesTrace);
   SwfReader reader(f.path(), {});
-  const std::vector<Job> jobs = read_all(reader);
+  const std::vector<workload::Job> jobs = read_all(reader);
 
   REQUIRE(reader.cores_per_node() == 4);  // MaxProcs / MaxNodes
   REQUIRE(reader.header_int("UnixStartTime") == 1000000000);
@@ -86,14 +86,14 @@ TEST_CASE("swf: every conversion rule, each drop and repair counted by reason", 
   REQUIRE(jobs[3].id == 9);
   REQUIRE(jobs[3].nodes == 1);
 
-  const ReadTally& t = reader.tally();
+  const workload::ReadTally& t = reader.tally();
   REQUIRE(t.records == 9);
   REQUIRE(t.dropped == std::map<std::string, std::uint64_t>{{"processor count unknown", 1},
                                                             {"run time <= 0 or unknown", 2},
                                                             {"submit time unknown", 1},
                                                             {"more processors than MaxProcs", 1}});
   REQUIRE(t.repaired == std::map<std::string, std::uint64_t>{{"requested processors unknown: allocated used", 1},
-                                                             {kRequestedFromRunTime, 1}});
+                                                             {workload::kRequestedFromRunTime, 1}});
 }
 
 TEST_CASE("swf: requested time unknown can be dropped instead; cores per node can be set", "[unit][io][swf]") {
@@ -102,17 +102,17 @@ TEST_CASE("swf: requested time unknown can be dropped instead; cores per node ca
   options.missing_requested = MissingRequested::drop;
   options.cores_per_node = 1;
   SwfReader reader(f.path(), options);
-  const std::vector<Job> jobs = read_all(reader);
+  const std::vector<workload::Job> jobs = read_all(reader);
   REQUIRE(jobs.size() == 3);
   REQUIRE(jobs[1].nodes == 5);
   REQUIRE(reader.tally().dropped.at("requested time unknown") == 1);
-  REQUIRE(reader.tally().repaired.count(kRequestedFromRunTime) == 0);
+  REQUIRE(reader.tally().repaired.count(workload::kRequestedFromRunTime) == 0);
 }
 
 TEST_CASE("swf: gzip and plain files give identical results", "[unit][io][swf]") {
   const TempFile plain(kRulesTrace), packed(kRulesTrace, ".swf", true);
-  const Workload a = load_workload(plain.path(), {});
-  const Workload b = load_workload(packed.path(), {});
+  const workload::Workload a = load_workload(plain.path(), {});
+  const workload::Workload b = load_workload(packed.path(), {});
   REQUIRE(a.jobs.size() == b.jobs.size());
   for (std::size_t i = 0; i < a.jobs.size(); ++i) {
     REQUIRE(a.jobs[i].id == b.jobs[i].id);
@@ -132,10 +132,10 @@ TEST_CASE("swf: unsorted submissions are sorted when loaded, and counted", "[uni
       "3 10 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"  // tie with 2: by id
       "4 40 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n"
       "5 35 0 10 1 -1 -1 1 60 -1 1 1 1 -1 1 -1 -1 -1\n");  // earlier than job 4
-  const Workload w = load_workload(f.path(), {});
+  const workload::Workload w = load_workload(f.path(), {});
   REQUIRE(w.tally.repaired.at("submit times out of order: sorted") == 3);  // jobs 2, 3 and 5
   std::vector<std::uint64_t> ids;
-  for (const Job& j : w.jobs) ids.push_back(j.id);
+  for (const workload::Job& j : w.jobs) ids.push_back(j.id);
   REQUIRE(ids == std::vector<std::uint64_t>{2, 3, 1, 5, 4});
   REQUIRE(w.unix_start_time == 1000000000);
   REQUIRE(w.max_nodes == 4);
@@ -174,12 +174,12 @@ TEST_CASE("swf: an empty file, a header alone, and a missing last newline", "[un
 
 TEST_CASE("swf: a written workload reads back as the same jobs, plain or gzip", "[unit][io][swf]") {
   const TempFile source(kRulesTrace);
-  Workload w = load_workload(source.path(), {});
+  workload::Workload w = load_workload(source.path(), {});
   w.transforms.push_back("window(start=0, count=4)");
   for (const std::string suffix : {".swf", ".swf.gz"}) {
     const TempFile out = TempFile::empty_path(suffix);
     write_swf(w, out.path(), 4);
-    const Workload back = load_workload(out.path(), {});
+    const workload::Workload back = load_workload(out.path(), {});
     REQUIRE(back.jobs.size() == w.jobs.size());
     for (std::size_t i = 0; i < w.jobs.size(); ++i) {
       CAPTURE(i);

@@ -7,14 +7,14 @@ using namespace tracewarp;
 using namespace tracewarp::io;
 
 namespace {
-Workload five_jobs() {
-  Workload w;
+workload::Workload five_jobs() {
+  workload::Workload w;
   w.max_nodes = 100;
   const std::int64_t submit[] = {100, 110, 130, 160, 200};
   const std::int64_t run[] = {50, 200, 80, 300, 90};
   const std::uint32_t nodes[] = {1, 10, 33, 100, 50};
   for (int i = 0; i < 5; ++i) {
-    Job j;
+    workload::Job j;
     j.id = static_cast<std::uint64_t>(i + 1);
     j.submit = from_seconds(submit[i]);
     j.run = from_seconds(run[i]);
@@ -27,7 +27,7 @@ Workload five_jobs() {
 }  // namespace
 
 TEST_CASE("transforms: each does what the studies need, and is recorded", "[unit][io][transforms]") {
-  Workload w = five_jobs();
+  workload::Workload w = five_jobs();
   w.unix_start_time = 1000;
   WorkloadTransforms t;
   t.min_run_s = 90;       // drops jobs 1 (50 s) and 3 (80 s)
@@ -52,12 +52,12 @@ TEST_CASE("transforms: each does what the studies need, and is recorded", "[unit
 }
 
 TEST_CASE("transforms: node scaling rounds up and keeps at least one node", "[unit][io][transforms]") {
-  Workload w = five_jobs();
+  workload::Workload w = five_jobs();
   scale_nodes(w, 82944, 768);  // the K computer's scaled machine
   REQUIRE(w.jobs[0].nodes == 1);
   REQUIRE(w.jobs[2].nodes == 1);  // ceil(33 * 768 / 82944) = 1
-  Workload big;
-  Job j;
+  workload::Workload big;
+  workload::Job j;
   j.nodes = 36864;
   big.jobs.push_back(j);
   scale_nodes(big, 82944, 768);
@@ -65,12 +65,12 @@ TEST_CASE("transforms: node scaling rounds up and keeps at least one node", "[un
 }
 
 TEST_CASE("transforms: bad parameters are configuration errors", "[unit][io][transforms]") {
-  Workload w = five_jobs();
+  workload::Workload w = five_jobs();
   REQUIRE_THROWS_AS(set_request_accuracy(w, 0), ConfigError);
   REQUIRE_THROWS_AS(set_request_accuracy(w, 1.5), ConfigError);
   REQUIRE_THROWS_AS(scale_interarrival(w, -1), ConfigError);
   REQUIRE_THROWS_AS(take_window(w, 9, 1), ConfigError);
-  Workload no_size = five_jobs();
+  workload::Workload no_size = five_jobs();
   no_size.max_nodes = -1;
   WorkloadTransforms t;
   t.scale_nodes_to = 10;
@@ -96,7 +96,7 @@ TEST_CASE("transforms: the workload.* keys build the workload, data path expande
   const Experiment e = parse_experiment(
       "[workload]\ntrace = \"${TRACEWARP_DATA}/" + name + "\"\nmin_run_s = 90.0\nwra = 1.0\nscale_nodes_to = 4\n",
       "w.toml", {}, core_config_keys());
-  const Workload w = load_configured_workload(e.base);
+  const workload::Workload w = load_configured_workload(e.base);
   unsetenv("TRACEWARP_DATA");
   REQUIRE(w.jobs.size() == 2);    // job 2 ran 30 s
   REQUIRE(w.jobs[0].nodes == 1);  // 16 procs / 8 cores = 2 nodes of 8 -> scaled to 4: 1

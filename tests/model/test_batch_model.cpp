@@ -25,10 +25,10 @@ using namespace tracewarp::batch;
 namespace {
 
 // Jobs 100, 101, ... from (submit, actual run, requested, nodes) rows, in seconds.
-io::Workload jobs_from(std::initializer_list<std::array<std::int64_t, 4>> spec, std::int32_t user) {
-  io::Workload w;
+workload::Workload jobs_from(std::initializer_list<std::array<std::int64_t, 4>> spec, std::int32_t user) {
+  workload::Workload w;
   for (const auto& [submit, run, requested, nodes] : spec) {
-    io::Job j;
+    workload::Job j;
     j.id = 100 + w.jobs.size();
     j.submit = from_seconds(submit);
     j.run = from_seconds(run);
@@ -40,7 +40,7 @@ io::Workload jobs_from(std::initializer_list<std::array<std::int64_t, 4>> spec, 
   return w;
 }
 
-io::Workload hand_workload() {
+workload::Workload hand_workload() {
   return jobs_from({{0, 100, 100, 4}, {0, 50, 200, 4}, {10, 300, 100, 8}, {20, 30, 40, 2}, {100, 10, 10, 1}}, 7);
 }
 
@@ -126,7 +126,7 @@ TEST_CASE("batch model: every policy passes the rollback check; oversized jobs a
     REQUIRE(checked.jobs.size() == reference.jobs.size());
     for (std::size_t i = 0; i < reference.jobs.size(); ++i) REQUIRE(checked.jobs[i].end_s == reference.jobs[i].end_s);
   }
-  io::Workload w = hand_workload();
+  workload::Workload w = hand_workload();
   w.jobs[3].nodes = 9;  // larger than the machine
   BatchParams p;
   p.nodes = 8;
@@ -146,7 +146,7 @@ namespace {
 // beginning at 10 and 110 (before its requested end 150), so C is planned at 210 (T0); at 150 A
 // ends and C starts, on node 4, until 250. Small group: B starts at 0 on nodes 0-1; at 20 B holds
 // only the first interval and E starts on node 2, until 50.
-io::Workload grouped_workload() {
+workload::Workload grouped_workload() {
   return jobs_from({{0, 150, 150, 3}, {0, 50, 100, 2}, {10, 100, 100, 4}, {20, 10, 10, 5}, {20, 30, 60, 1}}, 3);
 }
 
@@ -233,7 +233,7 @@ TEST_CASE("batch model: interval scheduling needs contiguous allocation; bad pat
 
 TEST_CASE("batch model: a job longer than the interval horizon is rejected, not queued forever",
           "[unit][model][batch][interval]") {
-  io::Workload w = grouped_workload();
+  workload::Workload w = grouped_workload();
   w.jobs[4].requested = from_seconds(std::int64_t{401});  // E: the horizon is 400 s
   w.jobs[4].run = from_seconds(std::int64_t{30});
   BatchParams p;
@@ -254,7 +254,7 @@ TEST_CASE("batch model: EASY and FCFS through the model start every job when the
   for (const std::size_t depth : {std::size_t{0}, std::size_t{20}})
     for (const char* policy : {"easy", "fcfs"}) {
       CAPTURE(depth, policy);
-      io::Workload w;
+      workload::Workload w;
       w.jobs = testing::random_jobs(11, 1500, 32, {.max_gap_s = 30, .overrun_fraction = 0.2});
       for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = i;  // model rows by index
       BatchParams p;

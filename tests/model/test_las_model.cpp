@@ -13,11 +13,11 @@ using namespace tracewarp::las;
 namespace {
 // One node of 4 cores / 8 GB. r0 (1, 1 GB) at 0, r1 (2, 4 GB) at 10, r2 (1, 3 GB) at 20, each
 // needing 1000 s; t (2, 4 GB) at 100 needing 50 s. The node is full when t arrives.
-io::Workload example() {
-  io::Workload w;
+workload::Workload example() {
+  workload::Workload w;
   const double spec[4][4] = {{0, 1000, 1, 1}, {10, 1000, 2, 4}, {20, 1000, 1, 3}, {100, 50, 2, 4}};
   for (std::uint64_t i = 0; i < 4; ++i) {
-    io::Job j;
+    workload::Job j;
     j.id = i;
     j.submit = from_seconds(spec[i][0]);
     j.run = from_seconds(spec[i][1]);
@@ -84,14 +84,14 @@ TEST_CASE("las model: both schedulers pass the rollback check", "[unit][model][l
   p.nodes = 8;
   EngineConfig e;
   e.sync = SyncMode::rollback_check;
-  const io::Workload w = testing::random_tasks(3, 300, 2.0);
+  const workload::Workload w = testing::random_tasks(3, 300, 2.0);
   REQUIRE(run_las(Communicator::self(), w, p, e).tasks.size() == w.jobs.size());
 }
 
 TEST_CASE("las model: invariants on random workloads", "[unit][model][las]") {
   for (const char* scheduler : {"proposed", "kairos"}) {
     CAPTURE(scheduler);
-    const io::Workload w = testing::random_tasks(5, 3000, 0.5);
+    const workload::Workload w = testing::random_tasks(5, 3000, 0.5);
     LasParams p;
     p.nodes = 16;
     p.scheduler = scheduler;
@@ -120,7 +120,7 @@ TEST_CASE("las model: invariants on random workloads", "[unit][model][las]") {
 }
 
 TEST_CASE("las model: tasks larger than a node are refused with their id", "[unit][model][las]") {
-  io::Workload w = example();
+  workload::Workload w = example();
   w.jobs[2].cpus = 5;
   LasParams p;
   p.nodes = 1;

@@ -11,8 +11,8 @@ using namespace tracewarp;
 using namespace tracewarp::batch;
 
 namespace {
-io::Workload random_workload(std::size_t n, std::uint32_t machine) {
-  io::Workload w;
+workload::Workload random_workload(std::size_t n, std::uint32_t machine) {
+  workload::Workload w;
   w.jobs = testing::random_jobs(
       17, n, machine, {.max_gap_s = 40, .large_fraction = 0.1, .oversize = 4, .max_requested_s = 3600, .users = 5});
   return w;
@@ -27,7 +27,7 @@ bool same_series(const std::vector<SeriesRow>& a, const std::vector<SeriesRow>& 
 
 TEST_CASE("batch model: optimistic on any rank count matches sequential, every policy", "[mpi][batch]") {
   const Communicator world = Communicator::world();
-  const io::Workload w = random_workload(600, 64);
+  const workload::Workload w = random_workload(600, 64);
   for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "wrsa-or", "wrsa-ar"}) {
     BatchParams p;
     p.nodes = 64;
@@ -57,7 +57,7 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
 TEST_CASE("batch model: two resource groups and interval scheduling, optimistic matches sequential",
           "[mpi][batch][interval]") {
   const Communicator world = Communicator::world();
-  const io::Workload w = random_workload(600, 64);
+  const workload::Workload w = random_workload(600, 64);
   for (const char* policy : {"interval", "easy"}) {
     BatchParams p;
     p.nodes = 64;

@@ -12,7 +12,7 @@ using namespace tracewarp::las;
 
 TEST_CASE("las model: optimistic on any rank count matches sequential, both schedulers", "[mpi][las]") {
   const Communicator world = Communicator::world();
-  const io::Workload w = testing::random_tasks(9, 2000, 0.4);
+  const workload::Workload w = testing::random_tasks(9, 2000, 0.4);
   for (const char* scheduler : {"proposed", "kairos"}) {
     LasParams p;
     p.nodes = 24;

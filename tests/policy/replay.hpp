@@ -11,9 +11,9 @@
 #include <queue>
 #include <vector>
 
-#include "tracewarp/io/job.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::testing {
 
@@ -35,7 +35,7 @@ struct ReplayResult {
 };
 
 template <batch::SchedulingPolicy Policy>
-ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t machine_nodes, Policy& policy,
+ReplayResult replay(const std::vector<workload::Job>& workload, std::uint32_t machine_nodes, Policy& policy,
                     std::size_t depth = 0) {
   ReplayResult out;
   std::vector<batch::QueuedJob> queue;
@@ -59,7 +59,7 @@ ReplayResult replay(const std::vector<io::Job>& workload, std::uint32_t machine_
       pool.release(nodes_of[id]);
     }
     while (next < workload.size() && workload[next].submit == now) {
-      const io::Job& j = workload[next++];
+      const workload::Job& j = workload[next++];
       if (j.nodes == 0 || j.nodes > machine_nodes) continue;
       queue.push_back({j.id, j.nodes, j.requested, j.submit, j.user, 1.0});
       out.jobs[j.id] = {j.submit, -1, -1, j.nodes, {}, {}, {}};

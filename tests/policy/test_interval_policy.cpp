@@ -4,7 +4,7 @@
 
 #include "../support/random_jobs.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/interval.hpp"
 
 using namespace tracewarp;

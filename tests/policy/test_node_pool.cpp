@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 
 using namespace tracewarp;

@@ -11,7 +11,7 @@
 
 #include "../support/random_jobs.hpp"
 #include "replay.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/io/trace.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/interval.hpp"
@@ -38,7 +38,7 @@ bool non_increasing(const std::vector<Time>& v) {
   return true;
 }
 
-void check_policy_invariants(const std::vector<io::Job>& jobs, std::uint32_t machine, std::size_t depth) {
+void check_policy_invariants(const std::vector<workload::Job>& jobs, std::uint32_t machine, std::size_t depth) {
   {
     batch::FcfsPolicy fcfs;
     const ReplayResult r = replay(jobs, machine, fcfs, depth);
@@ -72,9 +72,9 @@ void check_policy_invariants(const std::vector<io::Job>& jobs, std::uint32_t mac
     std::set<Time> boundaries;
     Time at = 0;
     for (const Time length : interval.pattern().lengths) boundaries.insert(std::exchange(at, at + length));
-    std::vector<io::Job> plannable;  // (the model rejects longer jobs at submission)
+    std::vector<workload::Job> plannable;  // (the model rejects longer jobs at submission)
     std::copy_if(jobs.begin(), jobs.end(), std::back_inserter(plannable),
-                 [&](const io::Job& j) { return j.requested <= interval.pattern().horizon(); });
+                 [&](const workload::Job& j) { return j.requested <= interval.pattern().horizon(); });
     const ReplayResult r = replay(plannable, machine, interval, depth);
     check_common(r, machine, plannable.size());
     for (const auto& [id, rec] : r.jobs)
@@ -103,7 +103,7 @@ TEST_CASE("batch policies: invariants on KTH-SP2 (full) and RICC (first 50,000 j
     WARN("SKIPPED: traces not found under " + traces + "; set TRACEWARP_DATA");
     return;
   }
-  const io::Workload kth = io::load_workload(traces + "KTH-SP2-1996-2.1-cln.swf.gz", {});
+  const workload::Workload kth = io::load_workload(traces + "KTH-SP2-1996-2.1-cln.swf.gz", {});
   check_policy_invariants(kth.jobs, 100, 0);
   {  // WRSA-OR with every user's WRSA equal is EASY, start for start
     batch::EasyBackfillPolicy easy;
@@ -112,7 +112,7 @@ TEST_CASE("batch policies: invariants on KTH-SP2 (full) and RICC (first 50,000 j
     REQUIRE(a.start_order == b.start_order);
     for (const auto& [id, rec] : a.jobs) REQUIRE(b.jobs.at(id).start == rec.start);
   }
-  io::Workload ricc = io::load_workload(traces + "RICC-2010-2.swf.gz", {});
+  workload::Workload ricc = io::load_workload(traces + "RICC-2010-2.swf.gz", {});
   ricc.jobs.resize(50000);
   check_policy_invariants(ricc.jobs, 1024, 100);
 }

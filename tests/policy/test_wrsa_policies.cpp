@@ -2,7 +2,7 @@
 
 #include "../support/random_jobs.hpp"
 #include "replay.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/wrsa.hpp"
 

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "tracewarp/engine/random.hpp"
-#include "tracewarp/io/job.hpp"
+#include "tracewarp/core/random.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::testing {
 
@@ -19,14 +19,14 @@ struct RandomJobsOptions {
   std::uint64_t users = 1;
 };
 
-inline std::vector<io::Job> random_jobs(std::uint64_t seed, std::size_t n, std::uint32_t machine,
-                                        const RandomJobsOptions& o = {}) {
+inline std::vector<workload::Job> random_jobs(std::uint64_t seed, std::size_t n, std::uint32_t machine,
+                                              const RandomJobsOptions& o = {}) {
   RandomStream rng(seed, 0);
-  std::vector<io::Job> jobs;
+  std::vector<workload::Job> jobs;
   Time t = 0;
   for (std::size_t i = 0; i < n; ++i) {
     t += from_seconds(static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(o.max_gap_s))));
-    io::Job j;
+    workload::Job j;
     j.id = i + 1;
     j.submit = t;
     const bool large = rng.uniform() < o.large_fraction;

@@ -5,18 +5,18 @@
 #include <cmath>
 #include <vector>
 
-#include "tracewarp/engine/random.hpp"
-#include "tracewarp/io/job.hpp"
+#include "tracewarp/core/random.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::testing {
 
-inline io::Workload random_tasks(std::uint64_t seed, std::size_t n, double mean_gap_s) {
+inline workload::Workload random_tasks(std::uint64_t seed, std::size_t n, double mean_gap_s) {
   RandomStream rng(seed, 7);
-  io::Workload w;
+  workload::Workload w;
   Time t = 0;
   for (std::size_t i = 0; i < n; ++i) {
     t += from_seconds(std::floor(rng.exponential(mean_gap_s)));
-    io::Job j;
+    workload::Job j;
     j.id = 1000 + i;
     j.submit = t;
     // Pareto-like: 1 s .. about 3 hours, most under a minute.

@@ -9,8 +9,8 @@
 #include <numeric>
 #include <vector>
 
-#include "tracewarp/engine/parallel.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/parallel.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/engine/simulation.hpp"
 
 namespace tracewarp::testing {

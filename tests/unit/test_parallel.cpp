@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "tracewarp/engine/parallel.hpp"
+#include "tracewarp/core/parallel.hpp"
 
 using namespace tracewarp;
 

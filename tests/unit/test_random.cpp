@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 
 using tracewarp::RandomStream;
 

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "engine/remote_index.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 
 using namespace tracewarp;
 

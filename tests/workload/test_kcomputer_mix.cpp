@@ -20,11 +20,11 @@ KComputerMix mix(double days, bool small, std::uint64_t seed = 1) {
 }  // namespace
 
 TEST_CASE("K computer mix: the published class shares and the offered load are matched", "[unit][workload]") {
-  const io::Workload w = generate_kcomputer_mix(mix(90, false));
+  const workload::Workload w = generate_kcomputer_mix(mix(90, false));
   REQUIRE(w.jobs.size() > 20'000);
   double walltime_class[4] = {}, node_class[4] = {}, node_seconds = 0;
   for (std::size_t i = 0; i < w.jobs.size(); ++i) {
-    const io::Job& j = w.jobs[i];
+    const workload::Job& j = w.jobs[i];
     REQUIRE(j.id == i + 1);
     if (i > 0) REQUIRE(j.submit >= w.jobs[i - 1].submit);
     REQUIRE(j.nodes >= 385);
@@ -52,16 +52,16 @@ TEST_CASE("K computer mix: the published class shares and the offered load are m
 }
 
 TEST_CASE("K computer mix: a month lies in the study's 20,000-60,000 jobs; seeds reproduce", "[unit][workload]") {
-  const io::Workload month = generate_kcomputer_mix(mix(30, true));
+  const workload::Workload month = generate_kcomputer_mix(mix(30, true));
   REQUIRE(month.jobs.size() >= 20'000);
   REQUIRE(month.jobs.size() <= 60'000);
   std::size_t small = 0;
-  for (const io::Job& j : month.jobs) small += j.nodes <= 384;
+  for (const workload::Job& j : month.jobs) small += j.nodes <= 384;
   REQUIRE(small > 0);
   REQUIRE(small < month.jobs.size());
 
-  const io::Workload a = generate_kcomputer_mix(mix(3, true, 7)), b = generate_kcomputer_mix(mix(3, true, 7));
-  const io::Workload c = generate_kcomputer_mix(mix(3, true, 8));
+  const workload::Workload a = generate_kcomputer_mix(mix(3, true, 7)), b = generate_kcomputer_mix(mix(3, true, 7));
+  const workload::Workload c = generate_kcomputer_mix(mix(3, true, 8));
   REQUIRE(a.jobs.size() == b.jobs.size());
   for (std::size_t i = 0; i < a.jobs.size(); ++i) {
     REQUIRE(a.jobs[i].submit == b.jobs[i].submit);

@@ -7,6 +7,10 @@
 #include <span>
 #include <vector>
 
+namespace boost::mpi {
+class communicator;
+}
+
 namespace tracewarp {
 
 class Communicator {
@@ -34,6 +38,11 @@ class Communicator {
   // Byte messages between two ranks (blocking; matched by tag in order).
   void send(int dest, int tag, const std::vector<std::byte>& bytes) const;
   std::vector<std::byte> receive(int source, int tag) const;
+
+  // The same ranks as a Boost.MPI communicator (attached, not duplicated), for control-plane
+  // code that exchanges serialisable objects; include <boost/mpi/communicator.hpp> to use it.
+  // The engine's own event traffic stays on plain MPI (engine/transport).
+  boost::mpi::communicator as_boost() const;
 
   struct Impl;
   const Impl& impl() const { return *impl_; }

@@ -5,7 +5,7 @@
 #include <functional>
 #include <string>
 
-#include "tracewarp/engine/time.hpp"
+#include "tracewarp/core/time.hpp"
 
 namespace tracewarp {
 

@@ -13,7 +13,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "tracewarp/engine/time.hpp"
+#include "tracewarp/core/time.hpp"
 
 namespace tracewarp {
 

@@ -156,8 +156,14 @@ class CommitContext {
     }
   };
 
-  CommitContext(LpId self, std::span<const std::byte> records) : self_(self), records_(records) {}
+  CommitContext(LpId self, std::span<const std::byte> records, double handler_wall_us = -1)
+      : self_(self), records_(records), handler_wall_us_(handler_wall_us) {}
   LpId self() const noexcept { return self_; }
+  // Wall-clock microseconds the event's handler took in its last execution, for LP types
+  // registered with LpTypeOptions::timed (else -1). The one sanctioned way to report how long a
+  // handler ran: handlers never read clocks themselves, and the value is measurement, not
+  // simulated data (it differs from run to run; keep it out of deterministic outputs).
+  double handler_wall_us() const noexcept { return handler_wall_us_; }
 
   // Calls f(Record) for each emitted row, in emission order.
   template <class F>
@@ -204,6 +210,7 @@ class CommitContext {
  private:
   LpId self_;
   std::span<const std::byte> records_;
+  double handler_wall_us_;
 };
 
 // Handed to on_finish, after the last commit.
@@ -231,6 +238,7 @@ concept LogicalProcess = std::copyable<L> && std::equality_comparable<L> &&
 struct LpTypeOptions {
   std::string name;
   std::uint32_t checkpoint_interval = 1;
+  bool timed = false;  // measure each handler's wall-clock time (CommitContext::handler_wall_us)
 };
 
 }  // namespace tracewarp

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/detail/lp_runtime.hpp"
 #include "tracewarp/engine/lp.hpp"
-#include "tracewarp/engine/stats.hpp"
 
 namespace tracewarp {
 

@@ -61,6 +61,7 @@ struct RunSpec {
   std::size_t index = 0;
   Config config;
   std::map<std::string, ConfigValue> varied;  // sweep point and seed
+  std::string varied_text() const;            // "key=value, ..." of `varied`
 };
 
 struct Experiment {

@@ -18,7 +18,7 @@ struct TraceSummary {
   std::string path;
   std::string format;
   std::map<std::string, std::string> header;
-  ReadTally tally;
+  workload::ReadTally tally;
   std::uint64_t jobs = 0;     // accepted
   double first_submit_s = 0;  // relative to the trace's own origin
   double last_submit_s = 0;
@@ -32,7 +32,7 @@ struct TraceSummary {
   std::uint64_t ran_longer_than_requested = 0;
   std::uint64_t out_of_order = 0;  // submissions earlier than one before them
   std::uint64_t users = 0;
-  std::uint64_t groups = 0;  // distinct parent jobs of task traces (Job::group), or groups
+  std::uint64_t groups = 0;  // distinct parent jobs of task traces (workload::Job::group), or groups
   Distribution run_s, requested_s, nodes;
   std::uint64_t bytes = 0;  // uncompressed bytes read
   double read_s = 0;        // wall time of the pass

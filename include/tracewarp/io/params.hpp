@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/engine/time.hpp"
+#include "tracewarp/core/time.hpp"
 #include "tracewarp/io/config.hpp"
 #include "tracewarp/io/results.hpp"
 

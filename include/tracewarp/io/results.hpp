@@ -22,7 +22,7 @@
 #include <variant>
 #include <vector>
 
-#include "tracewarp/engine/stats.hpp"
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/io/config.hpp"
 
 namespace tracewarp::io {

@@ -1,12 +1,12 @@
 // The sections every experiment has, each key declared once (io/params.hpp): experiment,
-// engine, workload and output. Models declare their own sections beside their code, and the
-// model registry puts everything together (model/registry.hpp: config_schema()).
+// workload and output. The engine's section is declared in experiment/settings.hpp, models
+// declare theirs beside their code, and experiment::config_schema() puts everything together.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-#include "tracewarp/engine/config.hpp"
+#include "tracewarp/core/time.hpp"
 #include "tracewarp/io/params.hpp"
 #include "tracewarp/io/transforms.hpp"
 
@@ -19,15 +19,6 @@ struct ExperimentSettings {
   std::int64_t replications = 1;
 };
 const ParamTable<ExperimentSettings>& experiment_params();
-
-// engine.*: the engine's own settings (EngineConfig), as `run` and `bench` both read them.
-const ParamTable<EngineConfig>& engine_params();
-
-// engine.ranks_per_run: how a sweep is spread, not how one run executes.
-struct RunLayout {
-  std::uint32_t ranks_per_run = 0;
-};
-const ParamTable<RunLayout>& run_layout_params();
 
 // Where a workload comes from: a trace, or a model's generator.
 struct WorkloadSource {
@@ -46,7 +37,7 @@ struct OutputSettings {
 };
 const ParamTable<OutputSettings>& output_params();
 
-// The keys of all the sections above, in documentation order.
+// The keys of the sections above, in documentation order.
 const ConfigSchema& core_config_keys();
 
 }  // namespace tracewarp::io

@@ -1,4 +1,4 @@
-// Standard Workload Format (Parallel Workloads Archive): 18 whitespace-separated fields per job,
+// Standard workload::Workload Format (Parallel Workloads Archive): 18 whitespace-separated fields per job,
 // ';' header comments ("; MaxNodes: 1024"). Conversion rules (docs/studies.md#io), each counted in the tally:
 //   processors = requested (field 8) if > 0, else allocated (field 5); neither → dropped;
 //   nodes = ceil(processors / cores_per_node);
@@ -12,8 +12,8 @@
 #include <map>
 #include <string>
 
-#include "tracewarp/io/job.hpp"
 #include "tracewarp/io/line_reader.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::io {
 
@@ -32,10 +32,10 @@ class SwfReader {
   SwfReader(const std::string& path, SwfOptions options);
 
   // The next accepted job, in file order; false at the end of the file.
-  bool next(Job& job);
+  bool next(workload::Job& job);
 
   const std::map<std::string, std::string>& header() const { return header_; }
-  const ReadTally& tally() const { return tally_; }
+  const workload::ReadTally& tally() const { return tally_; }
   std::uint32_t cores_per_node() const { return cores_per_node_; }
   std::int64_t header_int(const std::string& key) const;  // -1 if absent or not a number
   std::uint64_t bytes_read() const { return lines_.bytes_read(); }
@@ -43,12 +43,12 @@ class SwfReader {
  private:
   void read_header();
   void parse_header_line(std::string_view line);
-  bool convert(std::string_view line, Job& job);
+  bool convert(std::string_view line, workload::Job& job);
 
   LineReader lines_;
   SwfOptions options_;
   std::map<std::string, std::string> header_;
-  ReadTally tally_;
+  workload::ReadTally tally_;
   std::uint32_t cores_per_node_ = 1;
   std::int64_t max_procs_ = -1;
   std::string_view pending_;  // first data line, read while looking for the header's end
@@ -59,6 +59,6 @@ class SwfReader {
 // machine size, the source and the transforms applied, then one 18-field line per job. Processor
 // counts are the jobs' own unless node scaling changed them (then nodes x cores per node).
 // Reading the file back gives the same jobs.
-void write_swf(const Workload& workload, const std::string& path, std::uint32_t cores_per_node);
+void write_swf(const workload::Workload& workload, const std::string& path, std::uint32_t cores_per_node);
 
 }  // namespace tracewarp::io

@@ -1,5 +1,5 @@
 // Every trace format behind one streaming interface. Formats:
-//   swf                   Standard Workload Format (.swf, .swf.gz): see swf.hpp
+//   swf                   Standard workload::Workload Format (.swf, .swf.gz): see swf.hpp
 //   alibaba2017           cluster-trace-v2017 batch_task.csv (with header): one task per row
 //   alibaba2018-task      cluster-trace-v2018 batch_task.csv (no header): one task per row
 //   alibaba2018-instance  cluster-trace-v2018 batch_instance.csv (no header): one instance per row
@@ -12,8 +12,8 @@
 #include <memory>
 #include <string>
 
-#include "tracewarp/io/job.hpp"
 #include "tracewarp/io/swf.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::io {
 
@@ -41,8 +41,8 @@ class TraceReader {
  public:
   virtual ~TraceReader() = default;
   // The next accepted job (or task), in file order; false at the end.
-  virtual bool next(Job& job) = 0;
-  virtual const ReadTally& tally() const = 0;
+  virtual bool next(workload::Job& job) = 0;
+  virtual const workload::ReadTally& tally() const = 0;
   // Header fields (SWF) or facts about the file (format, units).
   virtual std::map<std::string, std::string> header() const { return {}; }
   virtual std::uint32_t cores_per_node() const { return 1; }
@@ -55,6 +55,6 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, const TraceOpti
 // Reads a whole trace into memory, sorted by (submit, id); out-of-order submissions are counted
 // as a repair ("submit times out of order: sorted"). Times are shifted so that, where a trace
 // carries absolute times (ALCF), the first submission is at 0.
-Workload load_workload(const std::string& path, const TraceOptions& options);
+workload::Workload load_workload(const std::string& path, const TraceOptions& options);
 
 }  // namespace tracewarp::io

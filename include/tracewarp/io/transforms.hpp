@@ -1,4 +1,4 @@
-// Workload transformations the studies use. Each one changes a Workload in place and appends a
+// workload::Workload transformations the studies use. Each one changes a workload::Workload in place and appends a
 // description of itself to Workload::transforms, which goes into the results file, so a run's
 // workload can be rebuilt from its output alone. apply_transforms runs them in this fixed order:
 // drop short jobs, take a window, set requested-time accuracy, scale inter-arrival times,
@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "tracewarp/io/job.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::io {
 
@@ -23,12 +23,12 @@ struct WorkloadTransforms {
   std::uint32_t machine_nodes = 0;   // 0: the workload's MaxNodes
 };
 
-void drop_short_jobs(Workload& w, double min_run_s);
-void take_window(Workload& w, std::uint64_t start, std::uint64_t count);
-void set_request_accuracy(Workload& w, double wra);
-void scale_interarrival(Workload& w, double factor);
-void scale_nodes(Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes);
-void apply_transforms(Workload& w, const WorkloadTransforms& t);
+void drop_short_jobs(workload::Workload& w, double min_run_s);
+void take_window(workload::Workload& w, std::uint64_t start, std::uint64_t count);
+void set_request_accuracy(workload::Workload& w, double wra);
+void scale_interarrival(workload::Workload& w, double factor);
+void scale_nodes(workload::Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes);
+void apply_transforms(workload::Workload& w, const WorkloadTransforms& t);
 
 class Config;
 // The data folder: $TRACEWARP_DATA, else ../shared/data (relative to the working directory).
@@ -37,6 +37,6 @@ std::string data_directory();
 std::string expand_data_path(const std::string& path);
 // The trace the workload.* keys describe (io/settings.hpp): read, sorted, transformed, and
 // recorded.
-Workload load_configured_workload(const Config& config);
+workload::Workload load_configured_workload(const Config& config);
 
 }  // namespace tracewarp::io

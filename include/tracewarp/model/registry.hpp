@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/engine/stats.hpp"
 #include "tracewarp/io/config.hpp"
-#include "tracewarp/io/job.hpp"
 #include "tracewarp/io/results.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::model {
 
@@ -47,7 +47,7 @@ struct RunOutput {
 struct WorkloadGenerator {
   std::string name;
   std::string description;
-  std::function<io::Workload(const io::Config&)> make;
+  std::function<workload::Workload(const io::Config&)> make;
 };
 
 struct ModelInfo {
@@ -60,12 +60,10 @@ struct ModelInfo {
 };
 
 const std::vector<ModelInfo>& models();
-// Every configuration key: the core sections, then each model's sections.
-const io::ConfigSchema& config_schema();
 const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 // The workload of a configuration: the trace of workload.trace, or the generator named by
 // workload.generator (whichever model declares it), transformed by the workload.* keys.
-io::Workload configured_workload(const io::Config& config);
+workload::Workload configured_workload(const io::Config& config);
 
 // The keys of several parameter tables, in order (a model's `keys`).
 template <class... Tables>

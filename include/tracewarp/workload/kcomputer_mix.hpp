@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "tracewarp/engine/time.hpp"
-#include "tracewarp/io/job.hpp"
+#include "tracewarp/core/time.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::workload {
 
@@ -64,6 +64,6 @@ const std::vector<WalltimeClass>& kcomputer_walltime_classes();
 
 // A mix, sorted by submit time; job ids 1.. in that order; procs = 8 per node (SPARC64 VIIIfx).
 // Settings out of range -> ConfigError.
-io::Workload generate_kcomputer_mix(const KComputerMix& mix);
+workload::Workload generate_kcomputer_mix(const KComputerMix& mix);
 
 }  // namespace tracewarp::workload

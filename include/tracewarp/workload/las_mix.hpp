@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tracewarp/io/job.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::workload {
 
@@ -41,6 +41,6 @@ struct LasTraceStats {
 LasTraceStats las_trace_stats(const std::string& trace);  // ConfigError for other names
 
 // Sorted by submit time; ids 0.. in that order; cpus and memory are fractions of a node.
-io::Workload generate_las_mix(const LasMix& mix);
+workload::Workload generate_las_mix(const LasMix& mix);
 
 }  // namespace tracewarp::workload

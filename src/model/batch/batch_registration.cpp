@@ -63,14 +63,14 @@ std::optional<MachinePreset> configured_machine(const io::Config& c) {
 
 // The K computer mix the kmix.* keys describe, transformed by workload.* (and scaled to the
 // preset machine's node count when the preset asks for it).
-io::Workload generate_kcomputer(const io::Config& c) {
+workload::Workload generate_kcomputer(const io::Config& c) {
   const std::optional<MachinePreset> machine = configured_machine(c);
   const KmixGroups g = kmix_group_params().read(c);
   const bool small = g.groups == "both" || (g.groups == "auto" && (!machine || machine->mix_has_small_group));
   workload::KComputerMix mix = kmix_params().read(c);
   mix.groups = workload::kcomputer_groups(small, g.load_small, g.load_large);
   mix.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
-  io::Workload w = workload::generate_kcomputer_mix(mix);
+  workload::Workload w = workload::generate_kcomputer_mix(mix);
   io::WorkloadTransforms t = io::workload_transform_params().read(c);
   if (machine && machine->scale_jobs_from > 0 && t.scale_nodes_to == 0) {
     t.scale_nodes_to = machine->nodes;
@@ -81,7 +81,7 @@ io::Workload generate_kcomputer(const io::Config& c) {
 }
 
 // BatchParams from the batch.* keys, the machine preset and the workload's header.
-BatchParams configured_params(const io::Config& c, const io::Workload& w) {
+BatchParams configured_params(const io::Config& c, const workload::Workload& w) {
   const std::optional<MachinePreset> machine = configured_machine(c);
   BatchParams p = param_table().read(c);
   p.policy_settings = policy_params().read(c);
@@ -96,7 +96,7 @@ BatchParams configured_params(const io::Config& c, const io::Workload& w) {
 }
 
 model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
-  const io::Workload w = model::configured_workload(c);
+  const workload::Workload w = model::configured_workload(c);
   const BatchParams p = configured_params(c, w);
   const BatchResult r = run_batch(comm, w, p, engine);
   model::RunOutput out;

@@ -8,7 +8,7 @@
 
 #include "tracewarp/engine/event.hpp"
 #include "tracewarp/engine/lp.hpp"
-#include "tracewarp/io/job.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::model {
 
@@ -20,7 +20,7 @@ class SubmissionSource {
  public:
   // `jobs`: workload indices in submit order (nullptr: all of them); `target` is read when the
   // run starts, so it may be filled in after registration. `arrival` must be above `tick`.
-  SubmissionSource(const io::Workload* workload, const std::vector<std::uint64_t>* jobs, const LpId* target,
+  SubmissionSource(const workload::Workload* workload, const std::vector<std::uint64_t>* jobs, const LpId* target,
                    EventKind tick, EventKind arrival)
       : workload_(workload), jobs_(jobs), target_(target), tick_(tick), arrival_(arrival) {}
 
@@ -40,7 +40,7 @@ class SubmissionSource {
   std::uint64_t index(std::size_t i) const { return jobs_ ? (*jobs_)[i] : i; }
   Time submit(std::size_t i) const { return workload_->jobs[index(i)].submit; }
 
-  const io::Workload* workload_;
+  const workload::Workload* workload_;
   const std::vector<std::uint64_t>* jobs_;
   const LpId* target_;
   EventKind tick_, arrival_;

@@ -67,7 +67,7 @@ struct BucketIntegrator {
 };
 
 struct Shared {
-  const io::Workload* workload;
+  const workload::Workload* workload;
   LasParams params;
   LpId central = 0;
   LpId first_node = 0;
@@ -83,7 +83,7 @@ struct Collector {
   }
 };
 
-Amounts demand_of(const io::Job& j) { return {j.cpus, j.memory}; }
+Amounts demand_of(const workload::Job& j) { return {j.cpus, j.memory}; }
 
 using Placement = std::variant<SimilarityPlacement, KairosPlacement>;
 
@@ -168,7 +168,7 @@ class NodeLp {
     usage_.advance(ctx.now(), shared_->params.interval, [&](const BucketRow& b) { ctx.emit(kNodeBucket, b); });
     if (ev.kind() == kDispatch) {
       const std::uint64_t index = ev.as<DispatchMsg>().index;
-      const io::Job& j = shared_->workload->jobs[index];
+      const workload::Job& j = shared_->workload->jobs[index];
       tasks_[index] = {-1, 0};
       apply(scheduler_.dispatch({index, demand_of(j), j.run}, ctx.now()), ctx);
     } else if (ev.kind() == kTaskEnd) {
@@ -221,7 +221,7 @@ class NodeLp {
   }
 
   TaskRow row(std::uint64_t index, Time first_start, Time end, std::uint32_t preemptions) const {
-    const io::Job& j = shared_->workload->jobs[index];
+    const workload::Job& j = shared_->workload->jobs[index];
     TaskRow r{};
     r.id = j.id;
     r.index = index;
@@ -312,13 +312,13 @@ std::vector<CdfRow> slowdown_cdf(const std::vector<TaskRow>& tasks) {
   return rows;
 }
 
-LasResult run_las(const Communicator& comm, const io::Workload& workload, const LasParams& params,
+LasResult run_las(const Communicator& comm, const workload::Workload& workload, const LasParams& params,
                   EngineConfig engine) {
   if (params.nodes == 0) throw ConfigError("las.nodes must be >= 1");
   find_las_scheduler(params.scheduler);  // a bad name fails before anything runs
   if (params.interval <= 0) throw ConfigError("the series interval must be > 0");
   for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
-    const io::Job& j = workload.jobs[i];
+    const workload::Job& j = workload.jobs[i];
     if (i > 0 && j.submit < workload.jobs[i - 1].submit) throw InvariantError("las: workload not sorted");
     if (j.run <= 0 || j.cpus > params.capacity[0] || j.memory > params.capacity[1])
       throw ConfigError("las: task " + std::to_string(j.id) + " needs more than one node has (cpu " +

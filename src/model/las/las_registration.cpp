@@ -36,17 +36,17 @@ const io::ParamTable<workload::LasMix>& lasmix_params() {
   return table;
 }
 
-io::Workload generate_las(const io::Config& c) {
+workload::Workload generate_las(const io::Config& c) {
   workload::LasMix mix = lasmix_params().read(c);
   mix.nodes = param_table().read(c).nodes;
   mix.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
-  io::Workload w = workload::generate_las_mix(mix);
+  workload::Workload w = workload::generate_las_mix(mix);
   io::apply_transforms(w, io::workload_transform_params().read(c));
   return w;
 }
 
 model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
-  const io::Workload w = model::configured_workload(c);
+  const workload::Workload w = model::configured_workload(c);
   LasParams p = param_table().read(c);
   const NodeCapacity capacity = capacity_params().read(c);
   p.capacity = {capacity.cpu, capacity.memory};

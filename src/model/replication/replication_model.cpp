@@ -8,7 +8,7 @@
 
 #include "../common/gather_rows.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/engine/random.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/engine/simulation.hpp"
 #include "tracewarp/policy/replication/scheduling.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "pass_steps.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/engine/parallel.hpp"
+#include "tracewarp/core/parallel.hpp"
 
 namespace tracewarp::batch {
 namespace {

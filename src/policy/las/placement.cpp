@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "tracewarp/engine/parallel.hpp"
+#include "tracewarp/core/parallel.hpp"
 
 namespace tracewarp::las {
 

@@ -6,7 +6,8 @@
 // (or at multiples of `tick`), allocates nodes (node_pool.hpp), starts jobs and ends each at start + executed run time
 // (min(actual, requested) when jobs are killed at their walltime). Node blocks receive each job's share of their nodes
 // and account busy node-seconds. The scheduler samples used nodes, running and queued jobs every `sample_interval`. All
-// rows come from commit handlers. Each pass's wall-clock cost is measured when it executes and reported when it
+// rows come from commit handlers. Each pass's wall-clock cost is measured by the engine (the scheduler is a timed LP
+// type: CommitContext::handler_wall_us) and reported when it
 // commits, in its own table outside the deterministic data.
 //
 // Refinement of docs/studies.md#batch's decomposition, and why: there, node blocks end jobs and report the
@@ -25,15 +26,15 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/engine/stats.hpp"
-#include "tracewarp/io/job.hpp"
 #include "tracewarp/io/params.hpp"
 #include "tracewarp/io/results.hpp"
 #include "tracewarp/model/batch/machines.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;
@@ -124,7 +125,7 @@ struct BatchResult {
 };
 
 // Runs the workload (sorted by submit time) on comm.
-BatchResult run_batch(const Communicator& comm, const io::Workload& workload, const BatchParams& params,
+BatchResult run_batch(const Communicator& comm, const workload::Workload& workload, const BatchParams& params,
                       EngineConfig engine);
 
 // Headline metrics from the job rows.

@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/engine/stats.hpp"
-#include "tracewarp/io/job.hpp"
 #include "tracewarp/io/params.hpp"
 #include "tracewarp/io/results.hpp"
 #include "tracewarp/policy/las/node_scheduler.hpp"
+#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;
@@ -87,7 +87,8 @@ struct LasResult {
 };
 
 // Runs the workload (sorted by submit time; every task's demands must fit one node).
-LasResult run_las(const Communicator& comm, const io::Workload& workload, const LasParams& params, EngineConfig engine);
+LasResult run_las(const Communicator& comm, const workload::Workload& workload, const LasParams& params,
+                  EngineConfig engine);
 
 // The las.* keys that set LasParams directly (las_registration.cpp adds the node capacities).
 const io::ParamTable<LasParams>& param_table();

@@ -11,11 +11,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "tracewarp/core/random.hpp"
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/lp.hpp"
-#include "tracewarp/engine/random.hpp"
-#include "tracewarp/engine/stats.hpp"
 #include "tracewarp/io/params.hpp"
 
 namespace tracewarp::model {

@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/engine/stats.hpp"
 #include "tracewarp/io/params.hpp"
 #include "tracewarp/io/results.hpp"
 #include "tracewarp/model/replication/resources.hpp"

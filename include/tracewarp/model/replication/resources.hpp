@@ -21,7 +21,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "tracewarp/engine/time.hpp"
+#include "tracewarp/core/time.hpp"
 
 namespace tracewarp::replication {
 

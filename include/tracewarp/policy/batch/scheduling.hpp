@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tracewarp/engine/time.hpp"
+#include "tracewarp/core/time.hpp"
 
 namespace tracewarp::batch {
 

@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "tracewarp/engine/time.hpp"
+#include "tracewarp/core/time.hpp"
 #include "tracewarp/policy/las/placement.hpp"
 
 namespace tracewarp::las {

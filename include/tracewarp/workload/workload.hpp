@@ -1,5 +1,5 @@
-// The trace-neutral record every reader produces: one rigid job (batch traces) or one task
-// (cluster traces), in engine time units (nanoseconds) relative to the trace's start.
+// The workload every model runs: the trace-neutral record every reader and generator produces: one rigid job (batch
+// traces) or one task (cluster traces), in engine time units (nanoseconds) relative to the trace's start.
 #pragma once
 
 #include <cstdint>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "tracewarp/engine/time.hpp"
+#include "tracewarp/core/time.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::workload {
 
 struct Job {
   std::uint64_t id = 0;     // the trace's job (or task) number
@@ -60,4 +60,4 @@ struct Workload {
   std::int64_t max_procs = -1;
 };
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::workload

@@ -1,4 +1,4 @@
-#include "tracewarp/engine/stats.hpp"
+#include "tracewarp/core/stats.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,0 +1,48 @@
+// Running an experiment: its runs dealt to groups of ranks, each run's output brought to world
+// rank 0 (Boost.MPI, objects serialised with Boost.Serialization), and the results file written
+// there in run order. Each run gives exactly what it gives alone.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/io/config.hpp"
+#include "tracewarp/model/registry.hpp"
+
+namespace tracewarp::experiment {
+
+// How the world's ranks are grouped: run i goes to group i mod groups.
+struct GroupLayout {
+  int ranks_per_run = 1;
+  int groups = 1;
+  int group = 0;  // this rank's
+  bool runs(std::size_t run_index) const {
+    return static_cast<int>(run_index % static_cast<std::size_t>(groups)) == group;
+  }
+  int leader_of(std::size_t run_index) const {
+    return static_cast<int>(run_index % static_cast<std::size_t>(groups)) * ranks_per_run;
+  }
+};
+// ranks_per_run 0 = all ranks; it must divide the world (UsageError otherwise).
+GroupLayout group_layout(int world_size, int world_rank, int ranks_per_run);
+
+struct SweepOptions {
+  int ranks_per_run = 0;           // 0: engine.ranks_per_run, else all ranks
+  std::string output;              // results file; empty: output.file
+  io::Attributes file_attributes;  // written at the top of the file (command line, versions)
+  // On world rank 0, as each run is written (in run order).
+  std::function<void(const io::RunSpec&, const model::RunOutput&)> on_written;
+  // A progress display for one run (on the run's group leader), or none.
+  std::function<std::function<void(const Progress&)>(const io::RunSpec&)> progress;
+};
+
+// Runs every run of `experiment` on `world`; returns the results file's name.
+std::string run_sweep(const Communicator& world, const io::Experiment& experiment, const SweepOptions& options);
+
+// A run's output as bytes and back (what travels from a group's leader to world rank 0).
+std::string serialise(const model::RunOutput& out);
+model::RunOutput deserialise(const std::string& bytes, const model::ModelInfo& model);
+
+}  // namespace tracewarp::experiment

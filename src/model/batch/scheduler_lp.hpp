@@ -1,0 +1,272 @@
+// One resource group's scheduler LP (internal to src/model/batch/): the queue (job_queue.hpp),
+// running jobs, WRSA scores, the node pool and the policy; it starts jobs, ends them, runs one
+// pass per instant (or tick) and samples the series.
+#pragma once
+
+#include "../common/submission_source.hpp"
+#include "internal.hpp"
+#include "tracewarp/model/batch/job_queue.hpp"
+
+namespace tracewarp::batch::detail {
+
+class SchedulerLp {
+ public:
+  SchedulerLp(const Shared* shared, Collector* out, std::size_t group)
+      : shared_(shared),
+        out_(out),
+        group_(group),
+        wrsa_(shared->params.policy_settings.wrsa()),
+        pool_(shared->groups[group].group.nodes),
+        policy_(make_policy(shared->params)) {}
+
+  void on_init(EventContext& ctx) { ctx.send(ctx.self(), 0, kSample); }
+
+  void on_event(const Event& ev, EventContext& ctx) {
+    switch (ev.kind()) {
+      case kArrival:
+        arrive(ev.as<model::SubmissionMsg>().index, ctx);
+        break;
+      case kJobEnd:
+        end(ev.as<EndMsg>().index, ctx);
+        break;
+      case kPass:
+        pass(ctx);
+        break;
+      case kSample:
+        sample(ctx);
+        break;
+      default:
+        throw InvariantError("batch scheduler: unexpected event kind " + std::to_string(ev.kind()));
+    }
+  }
+
+  void on_commit(const Event& ev, CommitContext& ctx) const {
+    ctx.for_each_record([&](const CommitContext::Record& r) {
+      if (r.tag == kJobRecord) out_->jobs.push_back(r.as<JobRow>());
+      if (r.tag == kSeriesRecord) out_->series.push_back(r.as<SeriesRow>());
+      if (r.tag == kPassRecord) {
+        const PassRow p = r.as<PassRow>();
+        ++out_->passes;
+        out_->broken_reservations += p.broken_reservations;
+        out_->pass_costs.push_back(
+            {to_seconds(ev.time()), p.queued, p.started, p.running, part().series_group, ctx.handler_wall_us()});
+      }
+    });
+  }
+  bool operator==(const SchedulerLp&) const = default;
+
+ private:
+  struct Running {
+    Time start;
+    Time t0;
+    std::vector<NodeRange> ranges;
+    bool operator==(const Running&) const = default;
+  };
+
+  const GroupPart& part() const { return shared_->groups[group_]; }
+  const workload::Job& job(std::uint64_t index) const { return shared_->workload->jobs[index]; }
+  Time executed(const workload::Job& j) const {
+    return shared_->params.kill_at_walltime && j.requested > 0 ? std::min(j.run, j.requested) : j.run;
+  }
+
+  void arrive(std::uint64_t index, EventContext& ctx) {
+    ++arrived_;
+    const workload::Job& j = job(index);
+    const Time requested = j.requested > 0 ? j.requested : j.run;
+    const Time longest = std::visit([](const auto& p) { return p.longest_plannable(); }, policy_);
+    if (j.nodes < part().group.min_job_nodes || j.nodes > part().group.max_job_nodes || requested > longest) {
+      JobRow row = make_row(index, -1, -1, ctx.now(), JobStatus::rejected, 0);
+      ctx.emit(kJobRecord, row);
+      ++done_;
+      return;
+    }
+    const double score = wrsa_.score(j.user);
+    queue_.push({index, j.nodes, requested, j.submit, j.user, score});
+    wrsa_at_submit_[index] = score;
+    queued_sizes_.insert(j.nodes);
+    request_pass(ctx);
+  }
+
+  void end(std::uint64_t index, EventContext& ctx) {
+    const auto it = running_.find(index);
+    if (it == running_.end()) {  // a model error: the end is scheduled only by start()
+      ctx.fault("batch scheduler: end of job " + std::to_string(index) + ", which is not running");
+      return;
+    }
+    pool_.release(it->second.ranges);
+    const workload::Job& j = job(index);
+    const JobStatus status = shared_->params.kill_at_walltime && j.requested > 0 && j.run > j.requested
+                                 ? JobStatus::killed
+                                 : JobStatus::completed;
+    wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
+    scores_changed_ = true;
+    ctx.emit(kJobRecord, make_row(index, it->second.t0, it->second.start, ctx.now(), status,
+                                  part().first_node + it->second.ranges.front().first));
+    wrsa_at_submit_.erase(index);
+    const RunningJob key{index, 0, 0, it->second.start + queue_requested(index), 0};
+    by_requested_end_.erase(
+        std::lower_bound(by_requested_end_.begin(), by_requested_end_.end(), key, ByRequestedEnd{}));
+    running_.erase(it);
+    ++done_;
+    ended_since_pass_ = true;
+    request_pass(ctx);
+  }
+
+  // One pass after everything of this instant (or at the next tick): kinds order it last.
+  void request_pass(EventContext& ctx) {
+    const Time tick = shared_->params.tick;
+    const Time at = tick > 0 ? (ctx.now() + tick - 1) / tick * tick : ctx.now();
+    if (pass_at_ == at) return;
+    pass_at_ = at;
+    ctx.send(ctx.self(), at - ctx.now(), kPass);
+  }
+
+  void pass(EventContext& ctx) {
+    // Sorted by requested end, as the profile likes them.
+    const std::span<const RunningJob> running = by_requested_end_;
+    const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
+    if (reads_wrsa && scores_changed_) {  // scores move only when jobs end
+      for (QueuedJob& q : queued()) q.wrsa = wrsa_.score(q.user);
+      scores_changed_ = false;
+    }
+    const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
+    // Jobs the previous pass settled: valid only if nothing but arrivals happened since.
+    const bool overrun = !running.empty() && running.front().requested_end < ctx.now();
+    const std::size_t settled = ended_since_pass_ || overrun ? 0 : settled_;
+    const SchedulingInput in{ctx.now(), queued(), running, pool_.total(), pool_.free(), shared_->params.queue_depth,
+                             smallest,  settled};
+    const std::uint32_t queued_before = static_cast<std::uint32_t>(queued().size());
+    const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
+    for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0
+    if (!d.first_nodes.empty() && d.first_nodes.size() != d.start_now.size())
+      throw InvariantError("batch scheduler: policy placed some but not all started jobs");
+    std::vector<std::uint64_t> started;
+    for (std::size_t i = 0; i < d.start_now.size(); ++i) {
+      const std::optional<std::uint32_t> placed =
+          d.first_nodes.empty() ? std::nullopt : std::optional<std::uint32_t>(d.first_nodes[i]);
+      if (start(d.start_now[i], placed, ctx)) started.push_back(d.start_now[i]);
+    }
+    queue_.remove(started);
+    // What the next pass may take as settled (SchedulingInput::settled): the jobs this one
+    // considered and did not start — unless a start failed (its nodes were not to be had).
+    const std::size_t considered = shared_->params.queue_depth == 0
+                                       ? queued_before
+                                       : std::min<std::size_t>(shared_->params.queue_depth, queued_before);
+    settled_ = started.size() == d.start_now.size() ? considered - started.size() : 0;
+    ended_since_pass_ = false;
+    ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
+                                  static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations});
+  }
+
+  Time queue_requested(std::uint64_t index) const {
+    const workload::Job& j = job(index);
+    return j.requested > 0 ? j.requested : j.run;
+  }
+
+  // Starts a queued job on the policy's placement or, without one, by the allocation rule; false
+  // if its nodes cannot be had (contiguous allocation on a fragmented machine), in which case it
+  // stays queued.
+  bool start(std::uint64_t index, std::optional<std::uint32_t> first_node, EventContext& ctx) {
+    const workload::Job& j = job(index);
+    std::vector<NodeRange> ranges;
+    if (!first_node)
+      ranges = pool_.allocate(j.nodes, shared_->params.allocation);
+    else if (pool_.allocate_at(*first_node, j.nodes))
+      ranges.push_back({*first_node, j.nodes});
+    else  // the plan placed it on nodes in use: a policy error
+      throw InvariantError("batch scheduler: job " + std::to_string(j.id) + " placed on busy nodes from " +
+                           std::to_string(*first_node));
+    if (ranges.empty()) return false;
+    const auto planned = t0_.find(index);
+    if (planned == t0_.end()) throw InvariantError("batch scheduler: policy started a job it never planned");
+    running_[index] = {ctx.now(), planned->second, ranges};
+    const RunningJob entry{index, j.nodes, ctx.now(), ctx.now() + queue_requested(index), ranges.front().first};
+    by_requested_end_.insert(
+        std::upper_bound(by_requested_end_.begin(), by_requested_end_.end(), entry, ByRequestedEnd{}), entry);
+    t0_.erase(planned);
+    queued_sizes_.erase(queued_sizes_.find(j.nodes));
+    // The scheduler ends the job itself; the node blocks learn their share for their accounting.
+    const Time run = executed(j);
+    ctx.send(ctx.self(), run, kJobEnd, EndMsg{index});
+    const std::uint32_t per_block = shared_->params.block_nodes;
+    std::map<std::uint32_t, std::uint32_t> share;  // block -> nodes
+    for (NodeRange r : ranges)
+      for (std::uint32_t n = r.first += part().first_node; n < r.first + r.count;) {
+        const std::uint32_t block = n / per_block;
+        const std::uint32_t upto = std::min(r.first + r.count, (block + 1) * per_block);
+        share[block] += upto - n;
+        n = upto;
+      }
+    for (const auto& [block, nodes] : share)
+      ctx.send(shared_->first_block + block, 0, kStart, StartMsg{index, run, nodes});
+    return true;
+  }
+
+  void sample(EventContext& ctx) {
+    const SeriesRow row{to_seconds(ctx.now()), pool_.total() - pool_.free(),
+                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queued().size()),
+                        part().series_group};
+    ctx.emit(kSeriesRecord, row);
+    if (done_ < part().jobs.size()) ctx.send(ctx.self(), shared_->params.sample_interval, kSample);
+  }
+
+  JobRow make_row(std::uint64_t index, Time t0, Time start, Time end, JobStatus status,
+                  std::uint32_t first_node) const {
+    const workload::Job& j = job(index);
+    JobRow row{};
+    row.id = j.id;
+    row.index = index;
+    row.user = j.user;
+    row.status = static_cast<std::int16_t>(status);
+    row.group = static_cast<std::int16_t>(group_);
+    row.nodes = j.nodes;
+    row.first_node = first_node;
+    row.submit_s = to_seconds(j.submit);
+    row.t0_s = t0 >= 0 ? to_seconds(t0) : -1;
+    row.requested_s = j.requested > 0 ? to_seconds(j.requested) : -1;
+    const auto at_submit = wrsa_at_submit_.find(index);
+    row.wrsa_at_submit = at_submit != wrsa_at_submit_.end() ? at_submit->second : wrsa_.score(j.user);
+    if (status == JobStatus::rejected) {
+      row.start_s = row.end_s = -1;
+      return row;
+    }
+    row.start_s = to_seconds(start);
+    row.end_s = to_seconds(end);
+    row.run_s = to_seconds(end - start);
+    row.wait_s = to_seconds(start - j.submit);
+    row.bounded_slowdown = std::max(1.0, (row.wait_s + row.run_s) / std::max(row.run_s, 10.0));
+    row.delay_s = t0 >= 0 ? std::max(0.0, to_seconds(start - t0)) : 0.0;
+    return row;
+  }
+
+  const Shared* shared_;
+  Collector* out_;
+  std::size_t group_;
+  std::span<QueuedJob> queued() { return queue_.jobs(); }
+  std::span<const QueuedJob> queued() const { return queue_.jobs(); }
+
+  JobQueue queue_;
+  std::size_t settled_ = 0;  // see SchedulingInput::settled
+  bool ended_since_pass_ = false;
+  std::multiset<std::uint32_t> queued_sizes_;  // node counts of the queued jobs
+  std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one
+  std::map<std::uint64_t, Running> running_;
+  struct ByRequestedEnd {
+    bool operator()(const RunningJob& a, const RunningJob& b) const {
+      return a.requested_end < b.requested_end || (a.requested_end == b.requested_end && a.id < b.id);
+    }
+  };
+  // Running jobs as policies see them, sorted (a vector: passes read it far more often than
+  // starts and ends change it).
+  std::vector<RunningJob> by_requested_end_;
+  WrsaScores wrsa_;                                 // users' walltime-request accuracy
+  bool scores_changed_ = false;                     // since the queued jobs' scores were last refreshed
+  std::map<std::uint64_t, double> wrsa_at_submit_;  // queued and running jobs' user score at submission
+  NodePool pool_;
+  AnyBatchPolicy policy_;
+  Time pass_at_ = -1;
+  std::uint64_t arrived_ = 0;
+  std::uint64_t done_ = 0;  // ended or rejected
+};
+
+}  // namespace tracewarp::batch::detail

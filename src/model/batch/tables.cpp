@@ -1,0 +1,74 @@
+// The batch model's output tables: columns, units and meanings.
+#include "tracewarp/model/batch/batch_model.hpp"
+
+namespace tracewarp::batch {
+
+const io::TableSchema& job_table_schema() {
+  static const io::TableSchema schema{
+      "jobs",
+      sizeof(JobRow),
+      {TRACEWARP_COLUMN(JobRow, id, "", "job number in the trace"),
+       TRACEWARP_COLUMN(JobRow, index, "", "position in the (transformed) workload; unique"),
+       TRACEWARP_COLUMN(JobRow, user, "", "user id (-1 unknown)"),
+       TRACEWARP_COLUMN(JobRow, status, "",
+                        "0 completed, 1 killed at walltime, 2 rejected (no group takes its size, or longer than the "
+                        "policy can plan)"),
+       TRACEWARP_COLUMN(JobRow, nodes, "nodes", "nodes used"),
+       TRACEWARP_COLUMN(JobRow, first_node, "", "first node of the allocation"),
+       TRACEWARP_COLUMN(JobRow, submit_s, "s", "submission"),
+       TRACEWARP_COLUMN(JobRow, t0_s, "s", "first reservation (planned start, T0); -1 if never planned"),
+       TRACEWARP_COLUMN(JobRow, start_s, "s", "start (T1); -1 if rejected"),
+       TRACEWARP_COLUMN(JobRow, end_s, "s", "end; -1 if rejected"),
+       TRACEWARP_COLUMN(JobRow, requested_s, "s", "requested walltime; -1 unknown"),
+       TRACEWARP_COLUMN(JobRow, run_s, "s", "executed run time (min(actual, requested) when killed at walltime)"),
+       TRACEWARP_COLUMN(JobRow, wait_s, "s", "start - submit"),
+       TRACEWARP_COLUMN(JobRow, bounded_slowdown, "", "max(1, (wait + run) / max(run, 10 s))"),
+       TRACEWARP_COLUMN(JobRow, delay_s, "s", "max(0, T1 - T0)"),
+       TRACEWARP_COLUMN(JobRow, wrsa_at_submit, "", "the user's WRSA score when the job was submitted")},
+      "batch: one row per job, sorted by index"};
+  return schema;
+}
+
+const io::TableSchema& series_table_schema() {
+  static const io::TableSchema schema{
+      "series",
+      sizeof(SeriesRow),
+      {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "sample time"),
+       TRACEWARP_COLUMN(SeriesRow, used_nodes, "nodes", "nodes running jobs"),
+       TRACEWARP_COLUMN(SeriesRow, running, "jobs", "jobs running"),
+       TRACEWARP_COLUMN(SeriesRow, queued, "jobs", "jobs queued"),
+       TRACEWARP_COLUMN(SeriesRow, group, "", "resource group (0 = the whole machine)")},
+      "batch: the machine every sample interval, after the instant's scheduling pass"};
+  return schema;
+}
+
+const io::TableSchema& pass_table_schema() {
+  static const io::TableSchema schema{
+      "passes",
+      sizeof(PassCostRow),
+      {TRACEWARP_COLUMN(PassCostRow, time_s, "s", "pass time"),
+       TRACEWARP_COLUMN(PassCostRow, queued, "jobs", "jobs queued when the pass began"),
+       TRACEWARP_COLUMN(PassCostRow, started, "jobs", "jobs the pass started"),
+       TRACEWARP_COLUMN(PassCostRow, running, "jobs", "jobs running when the pass began"),
+       TRACEWARP_COLUMN(PassCostRow, group, "", "resource group (as in the series table)"),
+       TRACEWARP_COLUMN(PassCostRow, wall_us, "us",
+                        "wall-clock time of the pass (policy and job starts); not deterministic")},
+      "batch: one row per committed scheduling pass, by time and group"};
+  return schema;
+}
+
+const io::TableSchema& user_table_schema() {
+  static const io::TableSchema schema{
+      "users",
+      sizeof(UserRow),
+      {TRACEWARP_COLUMN(UserRow, user, "", "user id"),
+       TRACEWARP_COLUMN(UserRow, jobs, "jobs", "jobs of the user that ran"),
+       TRACEWARP_COLUMN(UserRow, mean_wait_s, "s", "mean wait"),
+       TRACEWARP_COLUMN(UserRow, mean_delay_s, "s", "mean delay max(0, T1 - T0)"),
+       TRACEWARP_COLUMN(UserRow, mean_bounded_slowdown, "", "mean bounded slowdown"),
+       TRACEWARP_COLUMN(UserRow, mean_wrsa_at_submit, "", "mean WRSA score at the user's submissions")},
+      "batch: per-user aggregates of users with at least 10 jobs that ran, by user"};
+  return schema;
+}
+
+}  // namespace tracewarp::batch
