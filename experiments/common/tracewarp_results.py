@@ -87,3 +87,17 @@ class Results:
 
 def load(path: str, allow_incomplete: bool = False) -> Results:
     return Results(path, allow_incomplete)
+
+
+def open_for_plotting(doc: str, argv=None):
+    """What every study's plot.py starts with: its command line (RESULTS.h5 [--out DIR]) parsed,
+    the results loaded and the output folder made. Returns (results, out_dir)."""
+    import argparse
+    import os
+
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results")
+    ap.add_argument("--out", default=".")
+    args = ap.parse_args(argv)
+    os.makedirs(args.out, exist_ok=True)
+    return load(args.results), args.out

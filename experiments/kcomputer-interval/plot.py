@@ -14,7 +14,6 @@ requested walltime up to 1 h, 4 h, 12 h, 24 h.
 
     python3 experiments/kcomputer-interval/plot.py kcomputer-interval.h5 [--out DIR]
 """
-import argparse
 import os
 import sys
 
@@ -25,7 +24,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from tracewarp_results import load  # noqa: E402
+from tracewarp_results import open_for_plotting  # noqa: E402
 
 NODE_EDGES = [0, 384, 1080, 4320, 10800, 36864]
 NODE_LABELS = ["1-384", "385-1080", "1081-4320", "4321-10800", "10801-36864"]
@@ -42,12 +41,7 @@ def classify(jobs: pd.DataFrame, scale: float) -> pd.DataFrame:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results")
-    ap.add_argument("--out", default=".")
-    args = ap.parse_args()
-    r = load(args.results)
-    os.makedirs(args.out, exist_ok=True)
+    r, out = open_for_plotting(__doc__)
     runs = r.runs.set_index("run_id")
     pattern_of = runs["batch.interval_pattern"].to_dict()
     patterns = sorted(set(pattern_of.values()))
@@ -78,12 +72,12 @@ def main() -> int:
         walltime_wait.append(inside.groupby("walltime_class", observed=False)["wait_s"].mean().rename(run_id))
         per_class_started.append(started.rename(run_id))
     table = pd.DataFrame(rows)
-    table.to_csv(os.path.join(args.out, "runs.csv"), index=False)
+    table.to_csv(os.path.join(out, "runs.csv"), index=False)
     numeric = table.drop(columns=["run_id"])
     summary = numeric.groupby("pattern").agg(["mean", "std"])
     summary.columns = [f"{a}_{b}" for a, b in summary.columns]
     summary.insert(0, "mixes", table.groupby("pattern").size())
-    summary.to_csv(os.path.join(args.out, "patterns.csv"))
+    summary.to_csv(os.path.join(out, "patterns.csv"))
     with pd.option_context("display.width", 200, "display.max_columns", 40, "display.float_format", "{:.4g}".format):
         print(summary[["mixes", "utilisation_mean", "utilisation_std", "utilisation_large_mean", "mean_wait_s_mean",
                        f"started_{NODE_LABELS[-1]}_mean", f"started_{NODE_LABELS[-2]}_mean", "pass_mean_us_mean",
@@ -102,7 +96,7 @@ def main() -> int:
     ax.legend(title="pattern")
     ax.set_title("Utilisation over time (first mix of each pattern)")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "utilisation.png"), dpi=120)
+    fig.savefig(os.path.join(out, "utilisation.png"), dpi=120)
 
     def by_pattern(frames):
         df = pd.concat(frames, axis=1).T
@@ -120,7 +114,7 @@ def main() -> int:
         ax.legend(title="pattern")
     fig.suptitle("Mean wait by class (mean over mixes)")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "wait_by_class.png"), dpi=120)
+    fig.savefig(os.path.join(out, "wait_by_class.png"), dpi=120)
 
     fig, ax = plt.subplots(figsize=(8, 4))
     by_pattern(per_class_started).T.plot.bar(ax=ax, logy=True)
@@ -129,8 +123,8 @@ def main() -> int:
     ax.tick_params(axis="x", rotation=0)
     ax.legend(title="pattern")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "started_by_class.png"), dpi=120)
-    print(f"wrote {args.out}/utilisation.png, wait_by_class.png, started_by_class.png, patterns.csv, runs.csv")
+    fig.savefig(os.path.join(out, "started_by_class.png"), dpi=120)
+    print(f"wrote {out}/utilisation.png, wait_by_class.png, started_by_class.png, patterns.csv, runs.csv")
     return 0
 
 

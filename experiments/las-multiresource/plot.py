@@ -10,7 +10,6 @@ sensitivity.toml in this folder):
 
     python3 experiments/las-multiresource/plot.py las-google.h5 [--out DIR]
 """
-import argparse
 import os
 import sys
 
@@ -20,7 +19,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from tracewarp_results import load  # noqa: E402
+from tracewarp_results import open_for_plotting  # noqa: E402
 
 METRICS = ["summary.slowdown_p50", "summary.slowdown_p90", "summary.slowdown_p95", "summary.slowdown_p99",
            "summary.slowdown_p999", "summary.preemptions", "summary.mean_cpu_utilisation",
@@ -28,16 +27,11 @@ METRICS = ["summary.slowdown_p50", "summary.slowdown_p90", "summary.slowdown_p95
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results")
-    ap.add_argument("--out", default=".")
-    args = ap.parse_args()
-    r = load(args.results)
-    os.makedirs(args.out, exist_ok=True)
+    r, out = open_for_plotting(__doc__)
     runs = r.runs.set_index("run_id")
     label = {run_id: runs.loc[run_id, "varied"] or run_id for run_id in r.run_ids}
     table = runs[["varied"] + METRICS].rename(columns=lambda c: c.replace("summary.", ""))
-    table.to_csv(os.path.join(args.out, "summary.csv"))
+    table.to_csv(os.path.join(out, "summary.csv"))
     print(table.to_string(float_format="{:.4g}".format))
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
@@ -50,7 +44,7 @@ def main() -> int:
     ax.legend(fontsize=7)
     ax.set_title("Slowdown CDF")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "slowdown_cdf.png"), dpi=120)
+    fig.savefig(os.path.join(out, "slowdown_cdf.png"), dpi=120)
 
     x = np.arange(len(r.run_ids))
     fig, ax = plt.subplots(figsize=(max(6, len(x) * 0.6), 4))
@@ -60,7 +54,7 @@ def main() -> int:
     ax.set_ylabel("mean utilisation")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "utilisation.png"), dpi=120)
+    fig.savefig(os.path.join(out, "utilisation.png"), dpi=120)
 
     fig, ax = plt.subplots(figsize=(max(6, len(x) * 0.6), 4))
     ax.bar(x, table["preemptions"])
@@ -68,8 +62,8 @@ def main() -> int:
     ax.set_ylabel("preemptions")
     ax.set_yscale("log")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "preemptions.png"), dpi=120)
-    print(f"wrote {args.out}/slowdown_cdf.png, utilisation.png, preemptions.png, summary.csv")
+    fig.savefig(os.path.join(out, "preemptions.png"), dpi=120)
+    print(f"wrote {out}/slowdown_cdf.png, utilisation.png, preemptions.png, summary.csv")
     return 0
 
 

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Committed events over simulated time for every run of a PHOLD results file: a PNG figure and
 the CSV behind it.   python3 experiments/phold/plot.py phold.h5 [--out DIR]"""
-import argparse
 import os
 import sys
 
@@ -10,18 +9,13 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from tracewarp_results import load  # noqa: E402
+from tracewarp_results import open_for_plotting  # noqa: E402
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("results")
-    ap.add_argument("--out", default=".")
-    args = ap.parse_args()
-    r = load(args.results)
+    r, out = open_for_plotting(__doc__)
     series = r.concat("series")
-    os.makedirs(args.out, exist_ok=True)
-    series.to_csv(os.path.join(args.out, "phold_series.csv"), index=False)
+    series.to_csv(os.path.join(out, "phold_series.csv"), index=False)
     fig, ax = plt.subplots(figsize=(7, 4))
     for run_id, df in series.groupby("run_id"):
         ax.plot(df["time_s"], df["committed"], label=f"{run_id} {r.runs.set_index('run_id').loc[run_id, 'varied']}")
@@ -30,13 +24,13 @@ def main() -> int:
     ax.set_title(f"PHOLD: {r.attrs.get('config_file', '')}")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "phold_series.png"), dpi=120)
+    fig.savefig(os.path.join(out, "phold_series.png"), dpi=120)
     totals = series.groupby("run_id")["committed"].sum()
     for run_id, total in totals.items():
         expected = r.summary(run_id)["committed"]
         if total != expected:
             sys.exit(f"{run_id}: series sums to {total}, summary says {expected}")
-    print(f"wrote {args.out}/phold_series.png and phold_series.csv ({len(r.run_ids)} runs)")
+    print(f"wrote {out}/phold_series.png and phold_series.csv ({len(r.run_ids)} runs)")
     return 0
 
 

@@ -12,7 +12,6 @@ success.toml or scale.toml in this folder):
 
     python3 experiments/replication/plot.py replication-study.h5 [--out DIR]
 """
-import argparse
 import os
 import sys
 
@@ -21,7 +20,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from tracewarp_results import load  # noqa: E402
+from tracewarp_results import open_for_plotting  # noqa: E402
 
 POINT = ["replication.grain", "replication.hosts", "replication.method"]
 METHOD_ORDER = ["wqr", "adaptive", "proposed", "proposed-no-cond3"]
@@ -100,17 +99,12 @@ def plot_queue_delay(table, out):
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results")
-    ap.add_argument("--out", default=".")
-    args = ap.parse_args()
-    r = load(args.results)
-    os.makedirs(args.out, exist_ok=True)
+    r, out = open_for_plotting(__doc__)
     table = points(r.runs)
-    table.to_csv(os.path.join(args.out, "points.csv"), index=False)
-    plot_completion(table, args.out)
-    plot_success(table, args.out)
-    plot_queue_delay(table, args.out)
+    table.to_csv(os.path.join(out, "points.csv"), index=False)
+    plot_completion(table, out)
+    plot_success(table, out)
+    plot_queue_delay(table, out)
     print(table.to_string(index=False))
     return 0
 

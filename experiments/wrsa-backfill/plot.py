@@ -15,7 +15,6 @@
 
     python3 experiments/wrsa-backfill/plot.py wrsa-backfill.h5 [--out DIR]
 """
-import argparse
 import os
 import sys
 
@@ -26,7 +25,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from tracewarp_results import load  # noqa: E402
+from tracewarp_results import open_for_plotting  # noqa: E402
 
 POLICIES = ["easy", "lwjf", "wrsa-or", "wrsa-ar"]
 WRA_NAMES = {0.0: "original", 1.0: "WRA 100%", 0.2: "WRA 20%"}
@@ -35,12 +34,7 @@ WALLTIME_EDGES_H = [0, 1, 4, 12, 24, np.inf]
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results")
-    ap.add_argument("--out", default=".")
-    args = ap.parse_args()
-    r = load(args.results)
-    os.makedirs(args.out, exist_ok=True)
+    r, out = open_for_plotting(__doc__)
     runs = r.runs.set_index("run_id")
     runs["wra_name"] = runs["workload.wra"].map(lambda w: WRA_NAMES.get(round(w, 3), f"WRA {w}"))
     policies = [p for p in POLICIES if p in set(runs["batch.policy"])]
@@ -56,13 +50,13 @@ def main() -> int:
                      "utilisation": s["utilisation"], "mean_wait_s": s["mean_wait_s"],
                      "makespan_vs_easy": s["makespan_s"] / base["summary.makespan_s"] if base is not None else np.nan})
     table = pd.DataFrame(rows)
-    table.to_csv(os.path.join(args.out, "runs.csv"), index=False)
+    table.to_csv(os.path.join(out, "runs.csv"), index=False)
     makespan = table.pivot_table(index=["variant", "iat"], columns="policy", values="makespan_vs_easy", aggfunc="mean")
     utilisation = table.pivot_table(index=["variant", "iat"], columns="policy", values="utilisation", aggfunc="mean")
     makespan = makespan[policies].sort_index(ascending=[True, False])
     utilisation = utilisation[policies].sort_index(ascending=[True, False])
-    makespan.to_csv(os.path.join(args.out, "makespan.csv"))
-    utilisation.to_csv(os.path.join(args.out, "utilisation.csv"))
+    makespan.to_csv(os.path.join(out, "makespan.csv"))
+    utilisation.to_csv(os.path.join(out, "utilisation.csv"))
     with pd.option_context("display.width", 160, "display.float_format", "{:.4f}".format):
         print("makespan relative to EASY (mean over windows)")
         print(makespan.to_string())
@@ -77,7 +71,7 @@ def main() -> int:
         ax.set_xlabel("inter-arrival scaling")
     np.atleast_1d(axes)[0].set_ylabel("makespan / EASY's")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "makespan.png"), dpi=120)
+    fig.savefig(os.path.join(out, "makespan.png"), dpi=120)
 
     # Detail figures: original walltimes at IAT x1/4 (a loaded machine), every window.
     detail = runs[(runs["wra_name"] == "original") & np.isclose(runs["workload.iat_scale"], 0.25)]
@@ -100,7 +94,7 @@ def main() -> int:
         ax.tick_params(axis="x", rotation=30)
     fig.suptitle("Mean wait by class (original walltimes, IAT x1/4, all windows)")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "wait_by_class.png"), dpi=120)
+    fig.savefig(os.path.join(out, "wait_by_class.png"), dpi=120)
 
     fig, axes = plt.subplots(1, 3, figsize=(14, 4))
     for ax, col, label in zip(axes, ["mean_wait_s", "mean_delay_s", "mean_bounded_slowdown"],
@@ -114,11 +108,11 @@ def main() -> int:
     axes[0].legend()
     fig.suptitle("Per-user WRSA against service (users with >= 10 jobs)")
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "user_wrsa.png"), dpi=120)
+    fig.savefig(os.path.join(out, "user_wrsa.png"), dpi=120)
     corr = users.groupby("policy").apply(
         lambda u: pd.Series({c: u["mean_wrsa_at_submit"].corr(u[c], method="spearman")
                              for c in ["mean_wait_s", "mean_delay_s", "mean_bounded_slowdown"]}))
-    corr.to_csv(os.path.join(args.out, "user_wrsa_correlation.csv"))
+    corr.to_csv(os.path.join(out, "user_wrsa_correlation.csv"))
     print("\nSpearman correlation of users' WRSA with their service (original, IAT x1/4)")
     print(corr.to_string(float_format="{:.3f}".format))
 
@@ -131,8 +125,8 @@ def main() -> int:
     ax.set_ylabel("used nodes (of 1024)")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "utilisation_over_time.png"), dpi=120)
-    print(f"wrote {args.out}/makespan.png, wait_by_class.png, user_wrsa.png, utilisation_over_time.png and CSVs")
+    fig.savefig(os.path.join(out, "utilisation_over_time.png"), dpi=120)
+    print(f"wrote {out}/makespan.png, wait_by_class.png, user_wrsa.png, utilisation_over_time.png and CSVs")
     return 0
 
 

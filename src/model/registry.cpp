@@ -1,6 +1,6 @@
 #include "tracewarp/model/registry.hpp"
 
-#include "tracewarp/core/error.hpp"
+#include "tracewarp/core/named.hpp"
 #include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/model/las/las_model.hpp"
@@ -31,12 +31,16 @@ workload::Workload configured_workload(const io::Config& c) {
   throw ConfigError("unknown workload.generator '" + source.generator + "' (" + known + ")");
 }
 
-const ModelInfo& find_model(const std::string& name) {
-  for (const ModelInfo& m : models())
-    if (m.name == name) return m;
-  std::string names;
-  for (const ModelInfo& m : models()) names += (names.empty() ? "" : ", ") + m.name;
-  throw ConfigError("unknown model '" + name + "' (experiment.model: " + names + ")");
+const ModelInfo& find_model(const std::string& name) { return find_named(models(), name, "model"); }
+
+io::Attributes workload_attributes(const workload::Workload& w) {
+  std::string transforms;
+  for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : "; ") + t;
+  return {{"workload.source", w.source},
+          {"workload.transforms", transforms},
+          {"workload.records", static_cast<std::int64_t>(w.tally.records)},
+          {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
+          {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
 }
 
 }  // namespace tracewarp::model

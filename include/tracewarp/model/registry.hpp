@@ -65,6 +65,9 @@ const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 // workload.generator (whichever model declares it), transformed by the workload.* keys.
 workload::Workload configured_workload(const io::Config& config);
 
+// A workload's provenance as run attributes: source, transforms, records read, dropped, repaired.
+io::Attributes workload_attributes(const workload::Workload& w);
+
 // The keys of several parameter tables, in order (a model's `keys`).
 template <class... Tables>
 io::ConfigSchema keys_of(const Tables&... tables) {

@@ -102,15 +102,9 @@ model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, 
   model::RunOutput out;
   out.stats = r.stats;
   out.summary = batch_summary(r, p);
-  std::string transforms;
-  for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : "; ") + t;
-  out.run_attributes = {{"workload.source", w.source},
-                        {"workload.transforms", transforms},
-                        {"workload.records", static_cast<std::int64_t>(w.tally.records)},
-                        {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
-                        {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())},
-                        {"machine.nodes", static_cast<std::int64_t>(p.nodes)},
-                        {"machine.groups", static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()))}};
+  out.run_attributes = model::workload_attributes(w);
+  out.run_attributes["machine.nodes"] = static_cast<std::int64_t>(p.nodes);
+  out.run_attributes["machine.groups"] = static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()));
   out.measured = pass_cost_summary(r.pass_costs);
   if (comm.rank() == 0) {
     out.tables.push_back(model::table_of(job_table_schema(), r.jobs));

@@ -55,9 +55,7 @@ model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, 
   model::RunOutput out;
   out.stats = r.stats;
   out.summary = las_summary(r);
-  out.run_attributes = {{"workload.source", w.source},
-                        {"workload.records", static_cast<std::int64_t>(w.tally.records)},
-                        {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
+  out.run_attributes = model::workload_attributes(w);
   if (comm.rank() == 0) {
     out.tables.push_back(model::table_of(task_table_schema(), r.tasks));
     out.tables.push_back(model::table_of(interval_table_schema(), r.intervals));

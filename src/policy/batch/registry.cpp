@@ -1,6 +1,6 @@
 #include "tracewarp/policy/batch/registry.hpp"
 
-#include "tracewarp/core/error.hpp"
+#include "tracewarp/core/named.hpp"
 
 namespace tracewarp::batch {
 
@@ -40,18 +40,10 @@ const std::vector<BatchPolicyInfo>& batch_policies() {
   return all;
 }
 
-std::vector<std::string> batch_policy_names() {
-  std::vector<std::string> names;
-  for (const BatchPolicyInfo& p : batch_policies()) names.push_back(p.name);
-  return names;
-}
+std::vector<std::string> batch_policy_names() { return names_of(batch_policies()); }
 
 const BatchPolicyInfo& find_batch_policy(const std::string& name) {
-  for (const BatchPolicyInfo& p : batch_policies())
-    if (p.name == name) return p;
-  std::string known;
-  for (const std::string& n : batch_policy_names()) known += (known.empty() ? "" : ", ") + n;
-  throw ConfigError("unknown batch policy '" + name + "' (" + known + ")");
+  return find_named(batch_policies(), name, "batch policy");
 }
 
 }  // namespace tracewarp::batch

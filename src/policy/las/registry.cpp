@@ -1,6 +1,6 @@
 #include "tracewarp/policy/las/registry.hpp"
 
-#include "tracewarp/core/error.hpp"
+#include "tracewarp/core/named.hpp"
 
 namespace tracewarp::las {
 
@@ -14,16 +14,10 @@ const std::vector<LasSchedulerInfo>& las_schedulers() {
   return all;
 }
 
-std::vector<std::string> las_scheduler_names() {
-  std::vector<std::string> names;
-  for (const LasSchedulerInfo& s : las_schedulers()) names.push_back(s.name);
-  return names;
-}
+std::vector<std::string> las_scheduler_names() { return names_of(las_schedulers()); }
 
 const LasSchedulerInfo& find_las_scheduler(const std::string& name) {
-  for (const LasSchedulerInfo& s : las_schedulers())
-    if (s.name == name) return s;
-  throw ConfigError("las.scheduler must be proposed or kairos, got '" + name + "'");
+  return find_named(las_schedulers(), name, "LAS scheduler");
 }
 
 }  // namespace tracewarp::las

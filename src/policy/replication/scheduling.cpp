@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "tracewarp/core/error.hpp"
+#include "tracewarp/core/named.hpp"
 
 namespace tracewarp::replication {
 
@@ -23,16 +23,10 @@ const std::vector<Method>& replication_methods() {
 }
 
 const Method& find_method(const std::string& name) {
-  for (const Method& m : replication_methods())
-    if (m.name == name) return m;
-  throw ConfigError("unknown replication method '" + name + "'");
+  return find_named(replication_methods(), name, "replication method");
 }
 
-std::vector<std::string> method_names() {
-  std::vector<std::string> names;
-  for (const Method& m : replication_methods()) names.push_back(m.name);
-  return names;
-}
+std::vector<std::string> method_names() { return names_of(replication_methods()); }
 
 std::vector<std::uint64_t> proportional_shares(std::uint64_t total, std::span<const double> weights) {
   const std::size_t n = weights.size();
