@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git clang-format
-  libopenmpi-dev openmpi-bin libboost-mpi-dev
+  libopenmpi-dev openmpi-bin libboost-mpi-dev libboost-serialization-dev
   libhdf5-openmpi-dev hdf5-tools
   libtbb-dev catch2
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
