@@ -4,6 +4,7 @@
 #include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/model/las/las_model.hpp"
+#include "tracewarp/model/mapreduce/mapreduce_model.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 #include "tracewarp/model/replication/replication_model.hpp"
 
@@ -11,10 +12,8 @@ namespace tracewarp::model {
 
 const std::vector<ModelInfo>& models() {
   static const std::vector<ModelInfo> all = {
-      phold::phold_model(),
-      batch::batch_model(),
-      las::las_model(),
-      replication::replication_model(),
+      phold::phold_model(),         batch::batch_model(), las::las_model(), replication::replication_model(),
+      mapreduce::mapreduce_model(),
   };
   return all;
 }

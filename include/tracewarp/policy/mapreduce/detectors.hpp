@@ -1,0 +1,76 @@
+// The straggler detectors of the MapReduce study (docs/studies.md#mapreduce), as plain
+// functions and classes the application master calls. Our readings, written once:
+//
+//  * Estimated completion time (duration) of a running attempt: elapsed / progress, taking the
+//    minimum of its last 5 estimates (EstimateHistory).
+//  * Time-window + Poisson (proposed): per task kind, the sample is the durations of attempts of
+//    that kind completed within the last `window` plus the estimates of the running ones; an
+//    equal-width histogram of it (bin k holds [k w, (k+1) w)); k_mode = the fullest bin (ties:
+//    the lowest); a running attempt in bin k gets k' = max(k - k_mode, 0) and is abnormal when
+//    P(lambda, k') = lambda^k' e^-lambda / k'! < P'. It is acted on after `consecutive`
+//    abnormal checks in a row; an attempt with no progress `zero_progress` after its start is
+//    abnormal at once. The conventional detector is the same with a 480-s window.
+//  * Hadoop's default speculation (on in every run): only when free containers exist and no task
+//    of the phase is pending; among running tasks with one attempt that ran at least
+//    `min_run`, those whose progress rate is below mean - slow_sigma x standard deviation of the
+//    phase's rates; the one with the longest estimated remaining time gets one copy per check.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tracewarp::mapreduce {
+
+class EstimateHistory {
+ public:
+  void add(double estimate) {
+    last_[next_ % last_.size()] = estimate;
+    ++next_;
+  }
+  bool empty() const { return next_ == 0; }
+  double estimate() const;  // the minimum of the last (up to) 5
+  bool operator==(const EstimateHistory&) const = default;
+
+ private:
+  std::array<double, 5> last_{};
+  std::uint32_t next_ = 0;
+};
+
+struct PoissonRule {
+  double bin_width_s = 15;
+  double lambda = 1;
+  double threshold = 0.05;  // P'
+};
+
+double poisson_probability(double lambda, std::int64_t k);
+// The fullest bin of the sample (ties: the lowest); -1 for an empty sample.
+std::int64_t mode_bin(std::span<const double> durations, double bin_width_s);
+// Whether a duration is abnormal against the sample's mode bin.
+bool poisson_abnormal(double duration, std::int64_t mode, const PoissonRule& rule);
+
+struct RunningAttempt {
+  std::uint64_t task;
+  double progress;  // 0..1
+  double elapsed_s;
+  bool speculated;  // the task already has a copy
+};
+// Hadoop's choice of a task to copy now, if any.
+std::optional<std::uint64_t> hadoop_speculation(std::span<const RunningAttempt> running, double min_run_s,
+                                                double slow_sigma);
+
+// The detectors by name.
+struct DetectorInfo {
+  std::string name;
+  std::string description;
+  bool window_detector;   // the time-window + Poisson detector runs (else Hadoop's speculation only)
+  double fixed_window_s;  // > 0: this window whatever mapreduce.window_s says
+};
+const std::vector<DetectorInfo>& detectors();
+std::vector<std::string> detector_names();
+const DetectorInfo& find_detector(const std::string& name);
+
+}  // namespace tracewarp::mapreduce

@@ -1,0 +1,52 @@
+// The MapReduce model under mpirun: optimistic on any rank count, thread count and placement
+// gives exactly the sequential attempt table and series, for every detector.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "tracewarp/model/mapreduce/mapreduce_model.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::mapreduce;
+
+TEST_CASE("mapreduce model: optimistic on any rank count matches sequential, every detector", "[mpi][mapreduce]") {
+  const Communicator world = Communicator::world();
+  for (const char* detector : {"hadoop", "proposed", "conventional"}) {
+    MapReduceParams p;
+    p.detector = detector;
+    p.workers = 8;
+    p.maps = 160;
+    p.reduces = 24;
+    p.jobs = 2;
+    p.job_interval = from_seconds(std::int64_t{30});
+    p.state_change_at = from_seconds(std::int64_t{40});
+    p.abnormal_probability = 0.2;
+    const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
+    for (const int threads : {1, 2})
+      for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin}) {
+        CAPTURE(detector, threads, world.size());
+        EngineConfig e;
+        e.sync = SyncMode::optimistic;
+        e.threads = threads;
+        e.placement.kind = placement;
+        e.gvt_interval = 64;
+        const MapReduceResult r = run_mapreduce(world, p, e);
+        if (world.rank() == 0) {
+          REQUIRE(r.attempts.size() == reference.attempts.size());
+          REQUIRE(std::memcmp(r.attempts.data(), reference.attempts.data(), r.attempts.size() * sizeof(AttemptRow)) ==
+                  0);
+          REQUIRE(r.series.size() == reference.series.size());
+          REQUIRE(std::memcmp(r.series.data(), reference.series.data(), r.series.size() * sizeof(SeriesRow)) == 0);
+        }
+      }
+  }
+  EngineConfig check;
+  check.sync = SyncMode::rollback_check;
+  MapReduceParams p;
+  p.workers = 6;
+  p.maps = 60;
+  p.reduces = 10;
+  const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  const MapReduceResult r = run_mapreduce(world, p, check);
+  if (world.rank() == 0) REQUIRE(r.attempts.size() == reference.attempts.size());
+}

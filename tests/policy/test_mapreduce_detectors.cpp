@@ -1,0 +1,60 @@
+// The MapReduce study's detectors as plain functions, on the spec's worked example and by hand.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/policy/mapreduce/detectors.hpp"
+
+using namespace tracewarp;
+using namespace tracewarp::mapreduce;
+
+TEST_CASE("poisson detector: the worked example flags only the 20-s task", "[unit][mapreduce]") {
+  // Times 5, 4, 20, 5, 7, 4 s; bins of 5 s: [0,5) holds 4, 4; [5,10) holds 5, 5, 7 (the mode);
+  // 20 s is in bin 4, k' = 3, P(1, 3) = e^-1 / 6 = 0.0613 < 0.1; the others have k' = 0,
+  // P(1, 0) = 0.368.
+  const std::vector<double> times = {5, 4, 20, 5, 7, 4};
+  const PoissonRule rule{5, 1, 0.1};
+  const std::int64_t mode = mode_bin(times, rule.bin_width_s);
+  CHECK(mode == 1);
+  CHECK(poisson_probability(1, 3) == Approx(std::exp(-1.0) / 6));
+  CHECK(poisson_probability(1, 0) == Approx(0.3679).epsilon(1e-3));
+  for (const double t : times) CHECK(poisson_abnormal(t, mode, rule) == (t == 20));
+  CHECK_FALSE(poisson_abnormal(20, mode, {5, 1, 0.05}));   // P' = 0.05: 0.0613 is not below it
+  CHECK(mode_bin(std::vector<double>{1, 6, 12}, 5) == 0);  // ties: the lowest bin
+  CHECK(mode_bin(std::vector<double>{}, 5) == -1);
+}
+
+TEST_CASE("estimate history: the minimum of the last five estimates", "[unit][mapreduce]") {
+  EstimateHistory h;
+  CHECK(h.empty());
+  for (const double e : {10.0, 8.0, 12.0, 9.0, 11.0}) h.add(e);
+  CHECK(h.estimate() == 8);
+  h.add(13);  // 10 drops out: 8, 12, 9, 11, 13
+  CHECK(h.estimate() == 8);
+  h.add(30);  // 12, 9, 11, 13, 30
+  CHECK(h.estimate() == 9);
+  h.add(30);
+  h.add(30);  // 11, 13, 30, 30, 30
+  CHECK(h.estimate() == 11);
+}
+
+TEST_CASE("hadoop speculation: the slowest task far behind the others, once, after its minimum run",
+          "[unit][mapreduce]") {
+  // Rates 0.1, 0.1, 0.1, 0.02 per s after 5 s: mean 0.08, sd 0.035; 0.02 < 0.045.
+  std::vector<RunningAttempt> running = {
+      {1, 0.5, 5, false}, {2, 0.5, 5, false}, {3, 0.5, 5, false}, {4, 0.1, 5, false}};
+  CHECK(hadoop_speculation(running, 1, 1) == 4u);
+  CHECK_FALSE(hadoop_speculation(running, 10, 1).has_value());  // not run long enough
+  running[3].speculated = true;
+  CHECK_FALSE(hadoop_speculation(running, 1, 1).has_value());  // one copy per task
+  CHECK_FALSE(hadoop_speculation(std::vector<RunningAttempt>{{1, 0.5, 5, false}}, 1, 1).has_value());
+}
+
+TEST_CASE("detectors by name", "[unit][mapreduce]") {
+  CHECK(detector_names() == std::vector<std::string>{"hadoop", "proposed", "conventional"});
+  CHECK(find_detector("conventional").fixed_window_s == 480);
+  CHECK_FALSE(find_detector("hadoop").window_detector);
+  CHECK_THROWS_AS(find_detector("late"), ConfigError);
+}
