@@ -25,6 +25,8 @@ shorten() {  # the --set arguments that make one configuration quick
     */las-multiresource/*) echo "--set lasmix.tasks=2000 --set las.nodes=16" ;;
     */replication/scale.toml) echo "--set replication.hosts=2000 --set replication.tasks=10000" ;;
     */replication/study.toml) echo "--set replication.tasks=200 --set experiment.replications=1 --set replication.grain=1e9" ;;
+    */mapreduce-stragglers/scale.toml) echo "--set mapreduce.workers=100 --set mapreduce.jobs=4" ;;
+    */mapreduce-stragglers/*) echo "--set mapreduce.workers=10 --set mapreduce.maps=300 --set mapreduce.reduces=40 --set experiment.replications=1" ;;
     */replication/*) echo "--set replication.hosts=100 --set replication.tasks=500 --set experiment.replications=1" ;;
     *) echo "" ;;
   esac
