@@ -40,6 +40,33 @@ TEST_CASE("estimate history: the minimum of the last five estimates", "[unit][ma
   CHECK(h.estimate() == 11);
 }
 
+TEST_CASE("window detector: acts after the set number of abnormal checks in a row", "[unit][mapreduce]") {
+  const WindowRule rule{{15, 1, 0.05}, 3, 60};
+  // The mode bin is 1 ([15, 30) s); an estimate of 90 s is bin 6, k' = 5: P = 0.003, abnormal.
+  std::uint32_t checks = 0;
+  const AttemptCheck slow{0.1, 9, 90.0}, normal{0.5, 10, 20.0};
+  CHECK_FALSE(window_check(slow, 1, rule, checks));
+  CHECK_FALSE(window_check(slow, 1, rule, checks));
+  CHECK_FALSE(window_check(normal, 1, rule, checks));  // a normal check starts the count again
+  CHECK(checks == 0);
+  CHECK_FALSE(window_check(slow, 1, rule, checks));
+  CHECK_FALSE(window_check(slow, 1, rule, checks));
+  CHECK(window_check(slow, 1, rule, checks));  // the third in a row
+  // An estimate of 60 s is bin 4, k' = 3: P(1, 3) = 0.061 is not below 0.05.
+  checks = 0;
+  CHECK_FALSE(window_check({0.1, 6, 60.0}, 1, {{15, 1, 0.05}, 1, 60}, checks));
+}
+
+TEST_CASE("window detector: no progress 60 s after the start is abnormal at once", "[unit][mapreduce]") {
+  const WindowRule rule{{15, 1, 0.05}, 3, 60};
+  std::uint32_t checks = 0;
+  CHECK_FALSE(window_check({0, 59.9, std::nullopt}, 1, rule, checks));
+  CHECK(window_check({0, 60, std::nullopt}, 1, rule, checks));
+  checks = 0;
+  CHECK_FALSE(window_check({0.01, 600, std::nullopt}, 1, rule, checks));  // some progress: no estimate yet
+  CHECK_FALSE(window_check({0, 10, std::nullopt}, -1, rule, checks));     // empty sample, early
+}
+
 TEST_CASE("hadoop speculation: the slowest task far behind the others, once, after its minimum run",
           "[unit][mapreduce]") {
   // Rates 0.1, 0.1, 0.1, 0.02 per s after 5 s: mean 0.08, sd 0.035; 0.02 < 0.045.

@@ -350,18 +350,13 @@ class MasterLp {
     for (const auto& [id, a] : running_)
       if (kind_of(a.ref) == kind && !a.estimates.empty()) sample.push_back(a.estimates.estimate());
     const std::int64_t mode = mode_bin(sample, p().bin_width_s);
-    const PoissonRule rule{p().bin_width_s, p().lambda, p().p_threshold};
+    const WindowRule rule{{p().bin_width_s, p().lambda, p().p_threshold}, p().consecutive, p().zero_progress_s};
     std::vector<std::uint64_t> act;
     for (auto& [id, a] : running_) {
       if (kind_of(a.ref) != kind || judged_.count(id)) continue;
-      const bool stalled = a.progress == 0 && ctx.now() - a.start >= from_seconds(p().zero_progress_s);
-      if (stalled)
-        a.abnormal_checks = p().consecutive;
-      else if (mode >= 0 && !a.estimates.empty() && poisson_abnormal(a.estimates.estimate(), mode, rule))
-        ++a.abnormal_checks;
-      else
-        a.abnormal_checks = 0;
-      if (a.abnormal_checks >= p().consecutive) act.push_back(id);
+      const AttemptCheck check{a.progress, to_seconds(ctx.now() - a.start),
+                               a.estimates.empty() ? std::nullopt : std::optional<double>(a.estimates.estimate())};
+      if (window_check(check, mode, rule, a.abnormal_checks)) act.push_back(id);
     }
     for (const std::uint64_t id : act) {
       const Attempt& a = running_.at(id);

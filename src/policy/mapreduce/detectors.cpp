@@ -32,6 +32,16 @@ bool poisson_abnormal(double duration, std::int64_t mode, const PoissonRule& rul
   return poisson_probability(rule.lambda, std::max<std::int64_t>(bin - mode, 0)) < rule.threshold;
 }
 
+bool window_check(const AttemptCheck& a, std::int64_t mode, const WindowRule& rule, std::uint32_t& abnormal_checks) {
+  if (a.progress == 0 && a.elapsed_s >= rule.zero_progress_s)
+    abnormal_checks = rule.consecutive;  // stalled: abnormal at once
+  else if (mode >= 0 && a.estimate && poisson_abnormal(*a.estimate, mode, rule.poisson))
+    ++abnormal_checks;
+  else
+    abnormal_checks = 0;
+  return abnormal_checks >= rule.consecutive;
+}
+
 std::optional<std::uint64_t> hadoop_speculation(std::span<const RunningAttempt> running, double min_run_s,
                                                 double slow_sigma) {
   double sum = 0, sum2 = 0, n = 0;

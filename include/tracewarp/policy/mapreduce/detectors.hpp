@@ -52,6 +52,21 @@ std::int64_t mode_bin(std::span<const double> durations, double bin_width_s);
 // Whether a duration is abnormal against the sample's mode bin.
 bool poisson_abnormal(double duration, std::int64_t mode, const PoissonRule& rule);
 
+// One check of one running attempt by the window detector. `abnormal_checks` is the attempt's
+// count of abnormal checks in a row (kept by the caller); returns whether to act on it now.
+struct AttemptCheck {
+  double progress;                 // 0..1, as last reported
+  double elapsed_s;                // since its start
+  std::optional<double> estimate;  // its estimated duration, if it has one
+};
+struct WindowRule {
+  PoissonRule poisson;
+  std::uint32_t consecutive = 3;
+  double zero_progress_s = 60;
+};
+bool window_check(const AttemptCheck& attempt, std::int64_t mode, const WindowRule& rule,
+                  std::uint32_t& abnormal_checks);
+
 struct RunningAttempt {
   std::uint64_t task;
   double progress;  // 0..1
