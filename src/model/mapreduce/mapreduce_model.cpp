@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "../common/gather_rows.hpp"
+#include "../common/tick_buckets.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/engine/simulation.hpp"
@@ -415,17 +416,6 @@ class MasterLp {
   std::uint32_t jobs_done_ = 0;
 };
 
-// Integer tick integrals over the interval buckets: exact and order-independent.
-void add_interval(std::map<std::int64_t, std::array<std::int64_t, 2>>& buckets, Time interval, Time begin, Time end,
-                  std::size_t series) {
-  for (Time t = begin; t < end;) {
-    const std::int64_t b = t / interval;
-    const Time stop = std::min(end, (b + 1) * interval);
-    buckets[b][series] += stop - t;
-    t = stop;
-  }
-}
-
 }  // namespace
 
 const io::ParamTable<MapReduceParams>& param_table() {
@@ -521,11 +511,11 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
   std::sort(r.attempts.begin(), r.attempts.end(), [](const AttemptRow& a, const AttemptRow& b) {
     return std::tie(a.job, a.task, a.attempt) < std::tie(b.job, b.task, b.attempt);
   });
-  std::map<std::int64_t, std::array<std::int64_t, 2>> buckets;
+  model::TickBuckets<2> buckets(params.interval);  // running maps, running reduces
   Time last = 0;
   r.job_completion_s.assign(params.jobs, 0);
   for (const AttemptRow& a : r.attempts) {
-    add_interval(buckets, params.interval, from_seconds(a.start_s), from_seconds(a.end_s), a.kind);
+    buckets.add(from_seconds(a.start_s), from_seconds(a.end_s), a.kind);
     last = std::max(last, from_seconds(a.end_s));
     if (a.outcome == static_cast<std::uint32_t>(Outcome::completed))
       r.job_completion_s[a.job] =
@@ -538,8 +528,9 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
     const double cores =
         (static_cast<double>(change - begin) * params.cores + static_cast<double>(end - change) * params.cores_after) /
         interval * params.workers;
-    r.series.push_back({to_seconds(begin), static_cast<double>(buckets[b][0]) / interval,
-                        static_cast<double>(buckets[b][1]) / interval, cores});
+    const auto at = buckets.sums().find(b);
+    const model::TickBuckets<2>::Sums sums = at != buckets.sums().end() ? at->second : model::TickBuckets<2>::Sums{};
+    r.series.push_back({to_seconds(begin), buckets.average(sums, 0), buckets.average(sums, 1), cores});
   }
   return r;
 }

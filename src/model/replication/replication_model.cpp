@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "../common/gather_rows.hpp"
+#include "../common/tick_buckets.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/engine/simulation.hpp"
@@ -88,7 +89,7 @@ struct Shared {
 struct Collector {
   std::vector<TaskRow> tasks;
   std::vector<CopyRow> copies;
-  std::map<std::int64_t, std::array<std::int64_t, 2>> buckets;  // busy host-ticks, queued request-ticks
+  model::TickBuckets<2> buckets;  // busy host-ticks, queued request-ticks
   std::vector<std::uint64_t> host_events;
   std::uint64_t hosts_stopped = 0;
   std::uint64_t replicas_not_started = 0;
@@ -96,17 +97,7 @@ struct Collector {
   std::int64_t wait_sum = 0;
   std::int64_t wait_max = 0;
   std::uint64_t waits = 0;
-  Time interval = 1;
-
-  // Integer tick integrals: exact and independent of the order rows commit in.
-  void add(const Interval& iv, std::size_t series) {
-    for (Time t = iv.begin; t < iv.end;) {
-      const std::int64_t bucket = t / interval;
-      const Time end = std::min(iv.end, (bucket + 1) * interval);
-      buckets[bucket][series] += end - t;
-      t = end;
-    }
-  }
+  void add(const Interval& iv, std::size_t series) { buckets.add(iv.begin, iv.end, series); }
 };
 
 struct HostTraits {
@@ -553,11 +544,6 @@ class ServerLp {
   std::vector<std::uint64_t> queued_;
 };
 
-struct BucketTotals {
-  std::int64_t bucket;
-  std::array<std::int64_t, 2> ticks;
-};
-
 }  // namespace
 
 const io::ParamTable<ReplicationParams>& replication_param_table() {
@@ -641,7 +627,7 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
                  params.hop_latency, params.inter_domain_rtt}};
   shared.service = std::max<Time>(1, from_seconds(1.0 / params.server_rate));
   Collector out;
-  out.interval = params.interval;
+  out.buckets = model::TickBuckets<2>(params.interval);
   Simulation sim(comm, engine);
   shared.server = sim.add_lps<ServerLp>({.name = "replication-server", .checkpoint_interval = 1024}, 1,
                                         [&](LpId) { return ServerLp(&shared, &out); })
@@ -658,15 +644,9 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   std::sort(r.copies.begin(), r.copies.end(), [](const CopyRow& a, const CopyRow& b) {
     return std::tie(a.task, a.start_s, a.host) < std::tie(b.task, b.start_s, b.host);
   });
-  std::vector<BucketTotals> mine;
-  for (const auto& [bucket, ticks] : out.buckets) mine.push_back({bucket, ticks});
-  std::map<std::int64_t, std::array<std::int64_t, 2>> all;
-  for (const BucketTotals& b : model::gather_rows(comm, mine))
-    for (std::size_t k = 0; k < 2; ++k) all[b.bucket][k] += b.ticks[k];
-  const double interval = static_cast<double>(params.interval);
-  for (const auto& [bucket, ticks] : all)
-    r.series.push_back({static_cast<double>(bucket) * to_seconds(params.interval),
-                        static_cast<double>(ticks[0]) / interval, static_cast<double>(ticks[1]) / interval});
+  for (const auto& [bucket, ticks] : out.buckets.gathered(comm))
+    r.series.push_back({static_cast<double>(bucket) * to_seconds(params.interval), out.buckets.average(ticks, 0),
+                        out.buckets.average(ticks, 1)});
   // Reductions over all ranks, so that every rank holds the same summary numbers.
   std::uint64_t host_events = 0, maxima[2] = {0, static_cast<std::uint64_t>(out.wait_max)};
   for (const std::uint64_t e : out.host_events) host_events += e, maxima[0] = std::max(maxima[0], e);
