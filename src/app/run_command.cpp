@@ -1,10 +1,7 @@
 // tracewarp run CONFIG.toml: one run or a sweep, alone or under mpirun (experiment/sweep.hpp
 // spreads the runs over groups of ranks and writes the file); this file holds the options and
 // what is printed.
-#include <unistd.h>
-
 #include <cstdio>
-#include <cstring>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
@@ -70,10 +67,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
                            {"command_line", cmdline}};
   if (!o.quiet)
     sweep.on_written = [runs](const io::RunSpec& run, const model::RunOutput& out) { print_run(run, out, runs == 1); };
-  sweep.progress = [&o](const io::RunSpec& run) {
-    auto line = terminal_progress(run.id, o.quiet);
-    return line;
-  };
+  sweep.progress = [&o](const io::RunSpec& run) { return terminal_progress(run.id, o.quiet); };
   const std::string output = experiment::run_sweep(world, experiment, sweep);
   if (world.rank() == 0 && !o.quiet)
     std::printf("results: %s (%zu run%s)\n", output.c_str(), runs, runs == 1 ? "" : "s");
