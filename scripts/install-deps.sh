@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs exactly the Debian packages tracewarp needs to build, test and post-process.
 # Safe to run repeatedly; needs root (or sudo) and Debian 12.
+#   scripts/install-deps.sh           # build, test and post-process
+#   scripts/install-deps.sh --slurm   # and a Slurm to test the sbatch scripts on (ctest -L slurm)
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git clang-format
@@ -11,6 +13,7 @@ packages=(
   librandom123-dev zlib1g-dev libbenchmark-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
 )
+if [ "${1:-}" = "--slurm" ]; then packages+=(slurmctld slurmd slurm-client munge); fi
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 missing=()
