@@ -44,7 +44,7 @@ void run_phold_bench(const PholdOptions& o) {
   if (!lps_given) params.lps = o.lps_per_rank * static_cast<LpId>(world.size());
   params.seed = o.seed;
   EngineConfig engine = experiment::engine_params().read(config);
-  engine.progress = terminal_progress("phold", o.json);
+  engine.progress = terminal_progress([] { return std::string("phold"); }, o.json);
   const phold::Result r = phold::run(world, params, engine);
   if (engine.progress) std::fprintf(stderr, "\n");
   if (world.rank() != 0) return;

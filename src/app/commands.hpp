@@ -27,7 +27,9 @@ void add_generate_command(CLI::App& app, Action& action);
 void add_key_options(CLI::App& cmd, const io::ConfigSchema& keys,
                      std::vector<std::pair<std::string, std::string>>& given);
 
-// A progress line on stderr for long runs, only when stderr is a terminal and not quiet.
-std::function<void(const Progress&)> terminal_progress(const std::string& label, bool quiet);
+// Progress lines go to stderr only when it is a terminal and the command is not quiet.
+bool progress_shown(bool quiet);
+// A progress line for a long run, headed by what `describe` says at each update.
+std::function<void(const Progress&)> terminal_progress(std::function<std::string()> describe, bool quiet);
 
 }  // namespace tracewarp::app

@@ -21,9 +21,12 @@ void add_key_options(CLI::App& cmd, const io::ConfigSchema& keys,
   }
 }
 
-std::function<void(const Progress&)> terminal_progress(const std::string& label, bool quiet) {
-  if (quiet || !isatty(STDERR_FILENO)) return {};
-  return [label](const Progress& p) {
+bool progress_shown(bool quiet) { return !quiet && isatty(STDERR_FILENO); }
+
+std::function<void(const Progress&)> terminal_progress(std::function<std::string()> describe, bool quiet) {
+  if (!progress_shown(quiet)) return {};
+  return [describe = std::move(describe)](const Progress& p) {
+    const std::string label = describe();
     const double reached = to_seconds(p.reached);
     const double rate = p.wall_s > 0 ? static_cast<double>(p.committed) / p.wall_s : 0;
     if (p.end != kTimeInfinity && p.reached > 0) {

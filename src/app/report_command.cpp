@@ -2,11 +2,14 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/io/results.hpp"
 
 namespace tracewarp::app {
@@ -18,8 +21,47 @@ nlohmann::json attr_json(const io::AttrValue& v) {
   return std::get<std::string>(v);
 }
 
-void report(const std::string& path, bool json) {
-  const io::ResultsReader file(path);
+// An interrupted run leaves "<file>.partial" (and the journal "<file>.journal"): either name
+// reports it.
+std::string file_to_read(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(path) && fs::exists(path + ".partial")) return path + ".partial";
+  if (fs::exists(path + ".partial"))
+    std::fprintf(stderr, "tracewarp: note: %s.partial is a newer run, still going or interrupted: report it by name\n",
+                 path.c_str());
+  return path;
+}
+
+std::string final_name(const std::string& path) {
+  const std::string suffix = ".partial";
+  const bool partial =
+      path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return partial ? path.substr(0, path.size() - suffix.size()) : path;
+}
+
+std::size_t journaled_runs(const std::string& output) {
+  namespace fs = std::filesystem;
+  std::size_t n = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(experiment::SweepJournal::directory_of(output), ec))
+    if (entry.path().filename().string().rfind("run-", 0) == 0 && entry.path().extension() == ".out") ++n;
+  return n;
+}
+
+void report(const std::string& given, bool json) {
+  const std::string path = file_to_read(given);
+  const std::string output = final_name(path);
+  std::unique_ptr<io::ResultsReader> reader;
+  try {
+    reader = std::make_unique<io::ResultsReader>(path);
+  } catch (const InputError&) {
+    const std::size_t kept = journaled_runs(output);
+    if (kept == 0) throw;
+    throw RunError(path + " is unreadable (its run was killed while writing it), but " + std::to_string(kept) +
+                   " finished run(s) are kept in " + experiment::SweepJournal::directory_of(output) +
+                   ": `tracewarp run CONFIG -o " + output + " --resume` rebuilds the file and runs the rest");
+  }
+  const io::ResultsReader& file = *reader;
   const io::Attributes top = file.file_attributes();
   const auto get = [&](const io::Attributes& a, const std::string& k) {
     const auto it = a.find(k);
@@ -51,7 +93,13 @@ void report(const std::string& path, bool json) {
     if (!json) std::printf("  %s  %-40s  %s\n", run.c_str(), get(attrs, "varied").c_str(), line.c_str());
   }
   if (json) std::cout << out.dump() << '\n';
-  if (!complete) throw RunError(path + " is incomplete: the run that wrote it did not finish");
+  if (!complete) {
+    throw RunError(path + " is incomplete: " + std::to_string(file.runs().size()) + " of " + get(top, "runs") +
+                   " runs are in it (listed above), " + std::to_string(journaled_runs(output)) +
+                   " finished runs are kept in its journal; `tracewarp run " + get(top, "config_file") + " -o " +
+                   output + " --resume` (with the same --set options: " +
+                   (get(top, "overrides").empty() ? "none" : get(top, "overrides")) + ") runs the rest");
+  }
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 // tracewarp run CONFIG.toml: one run or a sweep, alone or under mpirun (experiment/sweep.hpp
 // spreads the runs over groups of ranks and writes the file); this file holds the options and
 // what is printed.
+#include <chrono>
 #include <cstdio>
+#include <memory>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
@@ -22,6 +24,28 @@ struct RunOptions {
   int ranks_per_run = 0;
   bool keys = false;
   bool quiet = false;
+  bool resume = false;
+};
+
+// How far a sweep is and when it should end (from the pace of the runs done in this session).
+class SweepCounter {
+ public:
+  explicit SweepCounter(std::size_t total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  void kept(std::size_t n) { done_ = kept_ = n; }
+  void finished() { ++done_; }
+  std::string text() const {
+    std::string t = std::to_string(done_) + "/" + std::to_string(total_) + " runs done";
+    if (done_ > kept_ && done_ < total_) {
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      const double eta = elapsed / static_cast<double>(done_ - kept_) * static_cast<double>(total_ - done_);
+      t += ", sweep ETA " + std::to_string(static_cast<long long>(eta + 0.5)) + " s";
+    }
+    return t;
+  }
+
+ private:
+  std::size_t total_, done_ = 0, kept_ = 0;
+  std::chrono::steady_clock::time_point start_;
 };
 
 // One line per run in a sweep; a lone run gets a key-per-line summary, measurements included.
@@ -62,13 +86,33 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   experiment::SweepOptions sweep;
   sweep.ranks_per_run = o.ranks_per_run;
   sweep.output = o.output;
+  sweep.resume = o.resume;
   sweep.file_attributes = {{"tool_version", std::string(TRACEWARP_VERSION)},
                            {"git_revision", std::string(TRACEWARP_GIT_REVISION)},
                            {"command_line", cmdline}};
-  if (!o.quiet)
-    sweep.on_written = [runs](const io::RunSpec& run, const model::RunOutput& out) { print_run(run, out, runs == 1); };
-  sweep.progress = [&o](const io::RunSpec& run) { return terminal_progress(run.id, o.quiet); };
+  auto counter = std::make_shared<SweepCounter>(runs);
+  const bool shown = progress_shown(o.quiet) && runs > 1;
+  sweep.on_resumed = [counter, &o](std::size_t kept, std::size_t total) {
+    counter->kept(kept);
+    if (!o.quiet)
+      std::fprintf(stderr, "tracewarp: resuming: %zu of %zu runs kept from the interrupted sweep\n", kept, total);
+  };
+  sweep.on_written = [counter, shown, &o, runs](const io::RunSpec& run, const model::RunOutput& out) {
+    counter->finished();
+    if (shown) std::fputs("\r\033[K", stderr);  // clears a progress line before stdout is written
+    if (!o.quiet) print_run(run, out, runs == 1);
+    if (shown) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "[tracewarp] %s", counter->text().c_str());
+      std::fflush(stderr);
+    }
+  };
+  sweep.progress = [&o, counter, runs](const io::RunSpec& run) {
+    return terminal_progress([id = run.id, counter, runs] { return runs > 1 ? id + " [" + counter->text() + "]" : id; },
+                             o.quiet);
+  };
   const std::string output = experiment::run_sweep(world, experiment, sweep);
+  if (world.rank() == 0 && shown) std::fputc('\n', stderr);  // ends the sweep's progress line
   if (world.rank() == 0 && !o.quiet)
     std::printf("results: %s (%zu run%s)\n", output.c_str(), runs, runs == 1 ? "" : "s");
 }
@@ -85,6 +129,9 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
                   "ranks per run of a sweep (default: engine.ranks_per_run, else all)");
   cmd->add_flag("--keys", o->keys, "list every configuration key with its type, default and meaning");
   cmd->add_flag("-q,--quiet", o->quiet, "print nothing but errors");
+  cmd->add_flag("--resume", o->resume,
+                "keep the finished runs of an interrupted sweep writing the same file (its OUTPUT.journal) and "
+                "run only the rest; refused if the configuration or the code differs");
   const std::string cmdline = command_line(argc, argv);
   cmd->callback([o, &action, cmdline] {
     action = [o, cmdline] {

@@ -11,9 +11,11 @@
 #include <boost/serialization/vector.hpp>
 #include <cstdio>
 #include <list>
+#include <optional>
 #include <sstream>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/io/settings.hpp"
 
@@ -68,18 +70,19 @@ namespace {
 
 // A run's output on the wire: tables by name (the receiver maps them back to its schemas).
 struct WireOutput {
+  std::size_t index = 0;  // of the run in the sweep
   RunStats stats;
   io::Attributes summary, run_attributes, measured;
   std::vector<std::pair<std::string, std::string>> tables;  // name, row bytes
 
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar& stats& summary& run_attributes& measured& tables;
+    ar& index& stats& summary& run_attributes& measured& tables;
   }
 };
 
-WireOutput to_wire(const model::RunOutput& out) {
-  WireOutput w{out.stats, out.summary, out.run_attributes, out.measured, {}};
+WireOutput to_wire(const model::RunOutput& out, std::size_t index) {
+  WireOutput w{index, out.stats, out.summary, out.run_attributes, out.measured, {}};
   for (const model::Table& t : out.tables)
     w.tables.emplace_back(t.schema->name, std::string(reinterpret_cast<const char*>(t.rows.data()), t.rows.size()));
   return w;
@@ -116,7 +119,7 @@ void write_run(io::ResultsWriter& writer, const io::RunSpec& run, const model::R
 std::string serialise(const model::RunOutput& out) {
   std::ostringstream bytes;
   boost::archive::binary_oarchive ar(bytes);
-  const WireOutput w = to_wire(out);
+  const WireOutput w = to_wire(out, 0);
   ar << w;
   return bytes.str();
 }
@@ -137,6 +140,63 @@ GroupLayout group_layout(int world_size, int world_rank, int ranks_per_run) {
   return {per_run, world_size / per_run, world_rank / per_run};
 }
 
+namespace {
+
+constexpr int kOutputTag = 1;
+
+// What world rank 0 tells every rank before any run starts: the runs a resumed sweep keeps, or
+// why the sweep cannot start (every rank throws it, so none waits on the others).
+struct SweepStart {
+  std::string refusal;
+  std::vector<std::size_t> kept;
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    ar& refusal& kept;
+  }
+};
+
+SweepStart open_journal(const SweepJournal& journal, bool resume, const std::string& output) {
+  if (!journal.exists()) {
+    if (resume) std::fprintf(stderr, "tracewarp: nothing to resume in '%s': starting\n", journal.directory().c_str());
+    journal.start();
+    return {};
+  }
+  if (!resume)
+    return {"'" + journal.directory() + "' holds the finished runs of an interrupted sweep writing '" + output +
+                "': add --resume to keep them and run the rest, or remove it to start again",
+            {}};
+  const std::optional<SweepIdentity> recorded = journal.recorded_identity();
+  if (!recorded) return {"'" + journal.directory() + "' has no identity file: remove it to start again", {}};
+  const std::string difference = journal.identity().difference_from(*recorded);
+  if (!difference.empty())
+    return {"cannot resume '" + output + "': the interrupted sweep was another one (" + difference + "); remove '" +
+                journal.directory() + "' to start again",
+            {}};
+  return {{}, journal.finished()};
+}
+
+io::Attributes file_attributes(const SweepOptions& o, const io::Experiment& experiment, const std::string& model,
+                               std::size_t runs, int world_size, int ranks_per_run) {
+  io::Attributes top = o.file_attributes;
+  top["config"] = experiment.text;
+  top["config_file"] = experiment.source;
+  std::string overrides;
+  for (const std::string& s : experiment.overrides) overrides += (overrides.empty() ? "" : " ") + s;
+  top["overrides"] = overrides;
+  top["model"] = model;
+  top["runs"] = static_cast<std::int64_t>(runs);
+  top["ranks"] = static_cast<std::int64_t>(world_size);
+  top["ranks_per_run"] = static_cast<std::int64_t>(ranks_per_run);
+  return top;
+}
+
+std::string text_attribute(const io::Attributes& a, const char* key) {
+  const auto it = a.find(key);
+  return it == a.end() ? std::string("unknown") : io::to_text(it->second);
+}
+
+}  // namespace
+
 std::string run_sweep(const Communicator& world, const io::Experiment& experiment, const SweepOptions& o) {
   const model::ModelInfo& model = model::find_model(io::experiment_params().read(experiment.base).model);
   const std::vector<io::RunSpec> runs = experiment.runs();
@@ -147,55 +207,87 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
   const Communicator comm = world.split(layout.group, world.rank());
   const std::string output = o.output.empty() ? io::output_params().read(experiment.base).file : o.output;
   const boost::mpi::communicator control = world.as_boost();
+  const SweepJournal journal(
+      output, SweepIdentity::of(experiment, model.name, text_attribute(o.file_attributes, "tool_version"),
+                                text_attribute(o.file_attributes, "git_revision")));
 
-  std::unique_ptr<io::ResultsWriter> writer;
+  // World rank 0 decides (journal, resume) and tells everyone before anything runs.
+  SweepStart start;
   if (world.rank() == 0) {
-    io::Attributes top = o.file_attributes;
-    top["config"] = experiment.text;
-    top["config_file"] = experiment.source;
-    std::string overrides;
-    for (const std::string& s : experiment.overrides) overrides += (overrides.empty() ? "" : " ") + s;
-    top["overrides"] = overrides;
-    top["model"] = model.name;
-    top["runs"] = static_cast<std::int64_t>(runs.size());
-    top["ranks"] = static_cast<std::int64_t>(world.size());
-    top["ranks_per_run"] = static_cast<std::int64_t>(layout.ranks_per_run);
-    writer = std::make_unique<io::ResultsWriter>(output, top);
+    try {
+      start = open_journal(journal, o.resume, output);
+    } catch (const Error& e) {
+      start.refusal = e.what();
+    }
   }
-  // Every group runs its share; world rank 0 keeps its own outputs, other leaders send theirs
-  // as each finishes, without waiting for rank 0 to take them (it writes in run order).
-  std::vector<std::pair<std::size_t, model::RunOutput>> local;
+  boost::mpi::broadcast(control, start, 0);
+  if (!start.refusal.empty()) throw UsageError(start.refusal);
+  std::vector<bool> kept(runs.size(), false);
+  for (const std::size_t i : start.kept) kept.at(i) = true;
+
+  // World rank 0 writes each run as it arrives (its own, or received from another group's leader)
+  // to the journal (unless that leader could) and to the HDF5 file, flushed.
+  std::unique_ptr<io::ResultsWriter> writer;
+  const auto write = [&](const io::RunSpec& run, const model::RunOutput& out, bool journaled) {
+    if (!journaled) journal.record(run, serialise(out));
+    write_run(*writer, run, out);
+    writer->flush();
+    if (o.on_written) o.on_written(run, out);
+  };
+  std::size_t awaited = 0;  // runs other groups will send to world rank 0
+  const auto receive = [&](bool wait) {
+    while (awaited > 0) {
+      if (!wait && !control.iprobe(boost::mpi::any_source, kOutputTag)) return;
+      WireOutput w;
+      control.recv(boost::mpi::any_source, kOutputTag, w);
+      --awaited;
+      const io::RunSpec& run = runs.at(w.index);
+      const bool journaled = journal.has(run.index);
+      write(run, from_wire(std::move(w), model), journaled);
+    }
+  };
+  if (world.rank() == 0) {
+    writer = std::make_unique<io::ResultsWriter>(
+        output, file_attributes(o, experiment, model.name, runs.size(), world.size(), layout.ranks_per_run));
+    if (o.on_resumed && !start.kept.empty()) o.on_resumed(start.kept.size(), runs.size());
+    for (const std::size_t i : start.kept) write(runs[i], deserialise(journal.load(i), model), true);
+    for (const io::RunSpec& run : runs)
+      if (!kept[run.index] && layout.leader_of(run.index) != 0) ++awaited;
+  }
+  // A leader that cannot see the journal (no shared file system) leaves recording to rank 0.
+  const bool journal_here = comm.rank() == 0 && (world.rank() == 0 || journal.exists());
+
+  // Every group runs its share; leaders other than world rank 0 send their outputs as each
+  // finishes, without waiting for rank 0 to take them.
   std::list<WireOutput> sending;  // alive until their sends complete
   std::vector<boost::mpi::request> sends;
   for (const io::RunSpec& run : runs) {
-    if (!layout.runs(run.index)) continue;
+    if (!layout.runs(run.index) || kept[run.index]) continue;
     EngineConfig engine = engine_params().read(run.config);
-    if (o.progress && comm.rank() == 0) engine.progress = o.progress(run);
+    std::function<void(const Progress&)> display;
+    if (o.progress && world.rank() == 0) display = o.progress(run);
+    if (world.rank() == 0)  // takes other groups' outputs while its own run goes on
+      engine.progress = [&receive, display](const Progress& p) {
+        receive(false);
+        if (display) display(p);
+      };
     model::RunOutput out = model.run(comm, run.config, engine);
-    if (engine.progress) std::fputc('\n', stderr);  // ends the progress line
+    if (display) std::fputc('\n', stderr);  // ends the progress line
     if (comm.rank() != 0) continue;
-    if (world.rank() == 0)
-      local.emplace_back(run.index, std::move(out));
-    else
-      sends.push_back(control.isend(0, static_cast<int>(run.index), sending.emplace_back(to_wire(out))));
+    if (world.rank() == 0) {
+      write(run, out, false);
+      receive(false);
+      continue;
+    }
+    WireOutput& w = sending.emplace_back(to_wire(out, run.index));
+    if (journal_here) journal.record(run, serialise(out));
+    sends.push_back(control.isend(0, kOutputTag, w));
   }
   boost::mpi::wait_all(sends.begin(), sends.end());
   if (world.rank() != 0) return output;
-  std::size_t next_local = 0;
-  for (const io::RunSpec& run : runs) {
-    const int leader = layout.leader_of(run.index);
-    model::RunOutput out;
-    if (leader == 0) {
-      out = std::move(local[next_local++].second);
-    } else {
-      WireOutput w;
-      control.recv(leader, static_cast<int>(run.index), w);
-      out = from_wire(std::move(w), model);
-    }
-    write_run(*writer, run, out);
-    if (o.on_written) o.on_written(run, out);
-  }
+  receive(true);
   writer->finish();
+  journal.remove();
   return output;
 }
 

@@ -324,6 +324,8 @@ void ResultsWriter::write_engine(const std::string& run_id, const RunStats& stat
                         {"imbalance", stats.imbalance()}});
 }
 
+void ResultsWriter::flush() { check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush " + partial_); }
+
 void ResultsWriter::finish(const Attributes& final_attributes) {
   Attributes attrs = final_attributes;
   attrs["end_time"] = iso_now();

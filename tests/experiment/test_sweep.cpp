@@ -5,10 +5,14 @@
 #include <hdf5.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/experiment/sweep.hpp"
+#include "tracewarp/io/results.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 
 using namespace tracewarp;
@@ -77,4 +81,113 @@ TEST_CASE("sweep: every run of an experiment lands in the file, in run order", "
   for (const std::string& id : written) CHECK(H5Lexists(f, ("/runs/" + id).c_str(), H5P_DEFAULT) > 0);
   H5Fclose(f);
   std::remove(path.c_str());
+}
+
+namespace {
+
+io::Experiment four_phold_runs(const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> overrides = {"experiment.replications=2"};
+  overrides.insert(overrides.end(), extra.begin(), extra.end());
+  return io::parse_experiment("[phold]\nlps = 8\nend = 5.0\n[sweep]\n\"phold.remote\" = [0.0, 1.0]\n", "sweep.toml",
+                              overrides, config_schema());
+}
+
+SweepOptions options_for(const std::string& path) {
+  SweepOptions o;
+  o.output = path;
+  o.file_attributes = {{"tool_version", std::string("test")}, {"git_revision", std::string("abc")}};
+  return o;
+}
+
+std::map<std::string, std::uint64_t> table_digests(const std::string& path) {
+  const io::ResultsReader file(path);
+  std::map<std::string, std::uint64_t> digests;
+  for (const std::string& run : file.runs())
+    for (const std::string& table : file.tables(run))
+      if (table != "engine") digests[run + "/" + table] = file.table_digest(run, table);
+  return digests;
+}
+
+struct Cleanup {
+  std::vector<std::string> paths;
+  ~Cleanup() {
+    for (const std::string& p : paths) std::filesystem::remove_all(p);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sweep journal: the identity names what changed between two sweeps", "[unit][sweep]") {
+  const SweepIdentity before = SweepIdentity::of(four_phold_runs(), "phold", "1.0", "abc");
+  CHECK(SweepIdentity::parse(before.text()).difference_from(before).empty());
+  CHECK(SweepIdentity::of(four_phold_runs({"phold.lps=16"}), "phold", "1.0", "abc").difference_from(before) ==
+        "phold.lps: was 8, now 16");
+  CHECK(SweepIdentity::of(four_phold_runs(), "phold", "1.0", "def").difference_from(before) ==
+        "code revision: was abc, now def");
+  CHECK(SweepIdentity::of(four_phold_runs({"experiment.replications=3"}), "phold", "1.0", "abc")
+            .difference_from(before) == "number of runs: was 4, now 6");
+}
+
+TEST_CASE("sweep journal: a record is whole or absent, and a damaged or foreign one is not a finished run",
+          "[unit][sweep]") {
+  const std::string out = "/tmp/tracewarp-test-journal.h5";
+  Cleanup cleanup{{SweepJournal::directory_of(out)}};
+  const io::Experiment e = four_phold_runs();
+  const std::vector<io::RunSpec> runs = e.runs();
+  const SweepJournal journal(out, SweepIdentity::of(e, "phold", "1.0", "abc"));
+  journal.start();
+  journal.record(runs[0], "output zero");
+  journal.record(runs[2], std::string("two\0bytes", 9));
+  CHECK(journal.finished() == std::vector<std::size_t>{0, 2});
+  CHECK(journal.load(2) == std::string("two\0bytes", 9));
+  CHECK(std::filesystem::directory_iterator(journal.directory()) != std::filesystem::directory_iterator());
+  {  // a record cut short (as a copy by hand might leave it) is not trusted
+    std::ofstream cut(journal.directory() + "/run-000001.out", std::ios::binary);
+    cut << "tracewarp-journal-run 1\n" << journal.identity().parameters_digest << "\n1\n100\nshort";
+  }
+  CHECK(journal.finished() == std::vector<std::size_t>{0, 2});
+  const SweepJournal other(out, SweepIdentity::of(four_phold_runs({"phold.lps=16"}), "phold", "1.0", "abc"));
+  CHECK_THROWS_WITH(other.load(0), Catch::Contains("recorded by another sweep"));
+}
+
+TEST_CASE("sweep resume: runs finished before an interruption are kept, the rest run, the data is identical",
+          "[unit][sweep]") {
+  const std::string whole = "/tmp/tracewarp-test-whole.h5", cut = "/tmp/tracewarp-test-cut.h5";
+  Cleanup cleanup{{whole, cut, cut + ".partial", SweepJournal::directory_of(cut)}};
+  run_sweep(Communicator::self(), four_phold_runs(), options_for(whole));
+
+  SweepOptions interrupted = options_for(cut);
+  int written = 0;
+  interrupted.on_written = [&](const io::RunSpec&, const model::RunOutput&) {
+    if (++written == 2) throw RunError("killed");  // as if the job died after two runs
+  };
+  CHECK_THROWS_WITH(run_sweep(Communicator::self(), four_phold_runs(), interrupted), "killed");
+  CHECK_FALSE(std::filesystem::exists(cut));
+  CHECK_FALSE(io::ResultsReader(cut + ".partial").complete());
+
+  SECTION("without --resume the journal is not overwritten") {
+    CHECK_THROWS_WITH(run_sweep(Communicator::self(), four_phold_runs(), options_for(cut)),
+                      Catch::Contains("add --resume to keep them"));
+  }
+  SECTION("with a changed configuration resuming is refused, naming the change") {
+    SweepOptions resume = options_for(cut);
+    resume.resume = true;
+    CHECK_THROWS_AS(run_sweep(Communicator::self(), four_phold_runs({"phold.end=6.0"}), resume), UsageError);
+    CHECK_THROWS_WITH(run_sweep(Communicator::self(), four_phold_runs({"phold.end=6.0"}), resume),
+                      Catch::Contains("phold.end: was 5.0, now 6.0"));
+  }
+  SECTION("resumed, only the rest runs and the file equals the uninterrupted one") {
+    SweepOptions resume = options_for(cut);
+    resume.resume = true;
+    std::size_t kept = 0;
+    std::vector<std::string> order;
+    resume.on_resumed = [&](std::size_t k, std::size_t) { kept = k; };
+    resume.on_written = [&](const io::RunSpec& run, const model::RunOutput&) { order.push_back(run.id); };
+    run_sweep(Communicator::self(), four_phold_runs(), resume);
+    CHECK(kept == 2);
+    CHECK(order == std::vector<std::string>{"run-0000", "run-0001", "run-0002", "run-0003"});
+    CHECK(io::ResultsReader(cut).complete());
+    CHECK(table_digests(cut) == table_digests(whole));
+    CHECK_FALSE(std::filesystem::exists(SweepJournal::directory_of(cut)));
+  }
 }

@@ -94,6 +94,8 @@ class ResultsWriter {
   }
   void write_summary(const std::string& run_id, const Attributes& metrics);
   void write_engine(const std::string& run_id, const RunStats& stats);
+  // Everything written so far reaches the file (a reader of the .partial file sees those runs).
+  void flush();
   // Sets end_time and complete = 1, closes the file and moves it to its final name.
   void finish(const Attributes& final_attributes = {});
 

@@ -1,0 +1,71 @@
+// The durable record of a sweep in progress, what `tracewarp run --resume` trusts:
+//
+//   <output>.journal/identity       what the sweep is: tool version, code revision, model, runs,
+//                                   a digest of every run's parameters (one "name: value" a line)
+//   <output>.journal/run-0007.out   one finished run's output, written atomically (temporary
+//                                   file, fsync, rename) by the rank that led the run
+//
+// The HDF5 "<output>.partial" is a view for `tracewarp report`; a kill -9 during an HDF5 write
+// may leave it unreadable, so a resumed sweep rebuilds it from the journal. The journal is
+// removed once the results file is complete. Ranks other than world rank 0 write their runs here
+// only where the directory is visible to them (a shared file system, as the submit directory of
+// a cluster job is); elsewhere their runs reach the journal through rank 0 alone.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tracewarp/io/config.hpp"
+
+namespace tracewarp::experiment {
+
+// What makes two sweeps the same sweep: same code, same model, same runs with the same values.
+struct SweepIdentity {
+  std::string tool_version;
+  std::string git_revision;
+  std::string model;
+  std::size_t runs = 0;
+  std::map<std::string, std::string> parameters;  // "section.key" -> value (base, and sweep lists)
+  std::string parameters_digest;                  // FNV-1a over every run's id and "key = value" lines
+
+  static SweepIdentity of(const io::Experiment& experiment, const std::string& model, const std::string& tool_version,
+                          const std::string& git_revision);
+  std::string text() const;
+  static SweepIdentity parse(const std::string& text);
+  // Empty when equal, else which field differs and how ("model: was batch, now las").
+  std::string difference_from(const SweepIdentity& before) const;
+};
+
+class SweepJournal {
+ public:
+  SweepJournal(const std::string& output, SweepIdentity identity);
+  static std::string directory_of(const std::string& output) { return output + ".journal"; }
+  const std::string& directory() const { return dir_; }
+  const SweepIdentity& identity() const { return identity_; }
+
+  bool exists() const;
+  // The identity recorded by the sweep that made the journal (std::nullopt: none readable).
+  std::optional<SweepIdentity> recorded_identity() const;
+  // Creates the directory and records this sweep's identity (a fresh start).
+  void start() const;
+  // Indices of the runs whose output is recorded and whole, in increasing order.
+  std::vector<std::size_t> finished() const;
+
+  bool has(std::size_t run_index) const;
+  // Records a finished run (atomically: a kill leaves either no file or the whole file).
+  void record(const io::RunSpec& run, const std::string& output_bytes) const;
+  // The recorded output of a run (InputError if missing, damaged or another sweep's).
+  std::string load(std::size_t run_index) const;
+  // After the results file is complete.
+  void remove() const;
+
+ private:
+  std::string run_file(std::size_t run_index) const;
+  std::string dir_;
+  SweepIdentity identity_;
+};
+
+}  // namespace tracewarp::experiment

@@ -1,0 +1,203 @@
+#include "tracewarp/experiment/journal.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::experiment {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr const char* kRunMagic = "tracewarp-journal-run 1";
+
+std::string hex(std::uint64_t v) {
+  char text[20];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+// Writes `bytes` to `path` so that a kill at any moment leaves the old file or the new one.
+void write_atomically(const std::string& path, const std::string& bytes) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw IoError("cannot create '" + temporary + "': " + std::strerror(errno));
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      throw IoError("cannot write '" + temporary + "': " + why);
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) throw IoError("cannot sync '" + temporary + "': " + std::strerror(errno));
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    throw IoError("cannot move '" + temporary + "' to '" + path + "': " + std::strerror(errno));
+}
+
+std::string read_whole(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("cannot open '" + path + "'");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// "tracewarp-journal-run 1\n<digest>\n<run index>\n<size>\n" then the output's bytes.
+std::string run_header(const SweepIdentity& identity, std::size_t index, std::size_t size) {
+  return std::string(kRunMagic) + "\n" + identity.parameters_digest + "\n" + std::to_string(index) + "\n" +
+         std::to_string(size) + "\n";
+}
+
+}  // namespace
+
+SweepIdentity SweepIdentity::of(const io::Experiment& experiment, const std::string& model,
+                                const std::string& tool_version, const std::string& git_revision) {
+  const std::vector<io::RunSpec> runs = experiment.runs();
+  SweepIdentity id{tool_version, git_revision, model, runs.size(), {}, {}};
+  for (const auto& [key, value] : experiment.base.values()) id.parameters[key] = io::to_string(value);
+  for (const auto& [key, values] : experiment.sweep) {
+    std::string list;
+    for (const io::ConfigValue& v : values) list += (list.empty() ? "[" : ", ") + io::to_string(v);
+    id.parameters[key] = list + "] (swept)";
+  }
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  const auto mix = [&h](const std::string& s) {
+    for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+  };
+  for (const io::RunSpec& run : runs) {
+    mix(run.id + "\n");
+    for (const auto& [key, value] : run.config.values()) mix(key + " = " + io::to_string(value) + "\n");
+  }
+  id.parameters_digest = hex(h);
+  return id;
+}
+
+std::string SweepIdentity::text() const {
+  std::string t = "tool_version: " + tool_version + "\ngit_revision: " + git_revision + "\nmodel: " + model +
+                  "\nruns: " + std::to_string(runs) + "\nparameters_digest: " + parameters_digest + "\n";
+  for (const auto& [key, value] : parameters) t += "parameter: " + key + " = " + value + "\n";
+  return t;
+}
+
+SweepIdentity SweepIdentity::parse(const std::string& text) {
+  SweepIdentity id;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(": ");
+    if (colon == std::string::npos) continue;
+    const std::string name = line.substr(0, colon), value = line.substr(colon + 2);
+    if (name == "tool_version") id.tool_version = value;
+    if (name == "git_revision") id.git_revision = value;
+    if (name == "model") id.model = value;
+    if (name == "runs") id.runs = std::strtoull(value.c_str(), nullptr, 10);
+    if (name == "parameters_digest") id.parameters_digest = value;
+    if (name == "parameter") {
+      const auto equals = value.find(" = ");
+      if (equals != std::string::npos) id.parameters[value.substr(0, equals)] = value.substr(equals + 3);
+    }
+  }
+  return id;
+}
+
+std::string SweepIdentity::difference_from(const SweepIdentity& before) const {
+  const auto differs = [](const std::string& what, const std::string& was, const std::string& now) {
+    return was == now ? std::string() : what + ": was " + was + ", now " + now;
+  };
+  for (const std::string& d :
+       {differs("model", before.model, model), differs("tool version", before.tool_version, tool_version),
+        differs("code revision", before.git_revision, git_revision),
+        differs("number of runs", std::to_string(before.runs), std::to_string(runs))})
+    if (!d.empty()) return d;
+  for (const auto& [key, value] : parameters) {
+    const auto it = before.parameters.find(key);
+    const std::string d = differs(key, it == before.parameters.end() ? "(not set)" : it->second, value);
+    if (!d.empty()) return d;
+  }
+  for (const std::string& d : {differs("parameters of the runs (digest)", before.parameters_digest, parameters_digest)})
+    if (!d.empty()) return d;
+  return {};
+}
+
+SweepJournal::SweepJournal(const std::string& output, SweepIdentity identity)
+    : dir_(directory_of(output)), identity_(std::move(identity)) {}
+
+bool SweepJournal::exists() const { return fs::is_directory(dir_); }
+
+std::optional<SweepIdentity> SweepJournal::recorded_identity() const {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir_ + "/identity", ec)) return std::nullopt;
+  return SweepIdentity::parse(read_whole(dir_ + "/identity"));
+}
+
+void SweepJournal::start() const {
+  std::error_code ec;
+  fs::create_directory(dir_, ec);  // not create_directories: a mistyped folder is an error, not made
+  if (ec) throw UsageError("cannot create results file: its journal '" + dir_ + "': " + ec.message());
+  write_atomically(dir_ + "/identity", identity_.text());
+}
+
+std::string SweepJournal::run_file(std::size_t run_index) const {
+  char name[32];
+  std::snprintf(name, sizeof name, "/run-%06zu.out", run_index);
+  return dir_ + name;
+}
+
+std::vector<std::size_t> SweepJournal::finished() const {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < identity_.runs; ++i) {
+    if (!has(i)) continue;
+    try {
+      load(i);
+      indices.push_back(i);
+    } catch (const Error& e) {
+      std::fprintf(stderr, "tracewarp: warning: %s; that run runs again\n", e.what());
+    }
+  }
+  return indices;
+}
+
+bool SweepJournal::has(std::size_t run_index) const {
+  std::error_code ec;
+  return fs::is_regular_file(run_file(run_index), ec);
+}
+
+void SweepJournal::record(const io::RunSpec& run, const std::string& output_bytes) const {
+  write_atomically(run_file(run.index), run_header(identity_, run.index, output_bytes.size()) + output_bytes);
+}
+
+std::string SweepJournal::load(std::size_t run_index) const {
+  const std::string path = run_file(run_index);
+  const std::string bytes = read_whole(path);
+  std::istringstream in(bytes);
+  std::string magic, digest, index, size;
+  std::getline(in, magic);
+  std::getline(in, digest);
+  std::getline(in, index);
+  std::getline(in, size);
+  if (!in || magic != kRunMagic) throw InputError(path + ": not a tracewarp journal record");
+  if (digest != identity_.parameters_digest) throw InputError(path + ": recorded by another sweep");
+  if (index != std::to_string(run_index)) throw InputError(path + ": holds run " + index);
+  const auto start = static_cast<std::size_t>(in.tellg());
+  if (size != std::to_string(bytes.size() - start)) throw InputError(path + ": damaged (wrong length)");
+  return bytes.substr(start);
+}
+
+void SweepJournal::remove() const {
+  std::error_code ec;
+  fs::remove_all(dir_, ec);
+  if (ec) std::fprintf(stderr, "tracewarp: warning: cannot remove '%s': %s\n", dir_.c_str(), ec.message().c_str());
+}
+
+}  // namespace tracewarp::experiment
