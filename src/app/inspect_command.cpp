@@ -41,6 +41,9 @@ void print_text(const io::TraceSummary& s) {
   std::printf("submit span              %.0f s (%.1f days), first at %.0f s\n", s.span_s, s.span_s / 86400,
               s.first_submit_s);
   std::printf("cores per node           %u\n", s.cores_per_node);
+  if (s.machine_nodes > 0)
+    std::printf("machine for a run        %lld nodes%s%s\n", static_cast<long long>(s.machine_nodes),
+                s.machine_note.empty() ? "" : ": ", s.machine_note.c_str());
   std::printf("largest job              %llu nodes, %llu processors\n", static_cast<unsigned long long>(s.max_nodes),
               static_cast<unsigned long long>(s.max_procs));
   std::printf("with requested time      %llu (%.1f%%), ran longer than requested: %llu\n",
@@ -80,6 +83,8 @@ nlohmann::json to_json(const io::TraceSummary& s) {
           {"largest_job_nodes", s.max_nodes},
           {"largest_job_procs", s.max_procs},
           {"cores_per_node", s.cores_per_node},
+          {"machine_nodes", s.machine_nodes},
+          {"machine_note", s.machine_note},
           {"with_requested_time", s.with_requested_time},
           {"ran_longer_than_requested", s.ran_longer_than_requested},
           {"users", s.users},

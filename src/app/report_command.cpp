@@ -39,14 +39,7 @@ std::string final_name(const std::string& path) {
   return partial ? path.substr(0, path.size() - suffix.size()) : path;
 }
 
-std::size_t journaled_runs(const std::string& output) {
-  namespace fs = std::filesystem;
-  std::size_t n = 0;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(experiment::SweepJournal::directory_of(output), ec))
-    if (entry.path().filename().string().rfind("run-", 0) == 0 && entry.path().extension() == ".out") ++n;
-  return n;
-}
+std::size_t journaled_runs(const std::string& output) { return experiment::SweepJournal(output, {}).recorded_count(); }
 
 void report(const std::string& given, bool json) {
   const std::string path = file_to_read(given);

@@ -154,6 +154,16 @@ std::string SweepJournal::run_file(std::size_t run_index) const {
   return dir_ + name;
 }
 
+std::size_t SweepJournal::recorded_count() const {
+  std::size_t n = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("run-", 0) == 0 && entry.path().extension() == ".out") ++n;
+  }
+  return n;
+}
+
 std::vector<std::size_t> SweepJournal::finished() const {
   std::vector<std::size_t> indices;
   for (std::size_t i = 0; i < identity_.runs; ++i) {

@@ -156,7 +156,7 @@ struct SweepStart {
 };
 
 SweepStart open_journal(const SweepJournal& journal, bool resume, const std::string& output) {
-  if (!journal.exists()) {
+  if (journal.recorded_count() == 0) {  // nothing finished to keep: a fresh start
     if (resume) std::fprintf(stderr, "tracewarp: nothing to resume in '%s': starting\n", journal.directory().c_str());
     journal.start();
     return {};

@@ -58,6 +58,8 @@ TraceSummary summarize_trace(const std::string& path, const TraceOptions& option
   s.tally = reader->tally();
   s.header = reader->header();
   s.cores_per_node = reader->cores_per_node();
+  s.machine_nodes = reader->machine_nodes();
+  s.machine_note = reader->machine_note();
   s.header_max_nodes = workload::header_int(s.header, "MaxNodes");
   s.header_max_procs = workload::header_int(s.header, "MaxProcs");
   if (s.jobs > 0) {

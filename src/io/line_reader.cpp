@@ -2,6 +2,7 @@
 
 #include <zlib.h>
 
+#include <cstdio>
 #include <cstring>
 
 #include "tracewarp/core/error.hpp"
@@ -13,7 +14,24 @@ constexpr std::size_t kBufferBytes = 1 << 18;
 constexpr std::size_t kMaxLineBytes = 1 << 24;  // a "line" longer than 16 MiB is not text
 }  // namespace
 
+namespace {
+bool ends_with_gz(const std::string& path) { return path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0; }
+
+// zlib would read a plain file named .gz as it is; a name that promises gzip must keep it.
+void check_gzip_magic(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
+  unsigned char magic[2] = {0, 0};
+  const std::size_t n = std::fread(magic, 1, 2, f);
+  std::fclose(f);
+  if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) return;
+  throw InputError(path + ": not gzip data (its name ends in .gz but it does not start with gzip's signature " +
+                   "1f 8b); decompress it properly or rename it without .gz if it is plain text");
+}
+}  // namespace
+
 LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kBufferBytes) {
+  if (ends_with_gz(path_)) check_gzip_magic(path_);
   gzFile f = gzopen(path_.c_str(), "rb");
   if (f == nullptr) throw InputError("cannot open '" + path_ + "': " + std::strerror(errno));
   gzbuffer(f, 1 << 17);
@@ -33,6 +51,10 @@ bool LineReader::refill() {
     throw InputError(path_ + ":" + std::to_string(line_number_ + 1) + ": cannot decompress: " + message);
   }
   if (n == 0) {
+    int code = Z_OK;
+    gzerror(static_cast<gzFile>(file_), &code);
+    if (code == Z_BUF_ERROR)  // the input ended inside a compressed stream
+      throw InputError(path_ + ":" + std::to_string(line_number_ + 1) + ": gzip data ends early (truncated file)");
     eof_ = true;
     return false;
   }

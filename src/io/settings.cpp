@@ -22,7 +22,8 @@ const ParamTable<WorkloadSource>& workload_source_params() {
           .text("trace", &P::trace, "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)")
           .text("format", &P::format, "trace format (see tracewarp inspect --help)")
           .integer("cores_per_node", &P::cores_per_node,
-                   "SWF processors per node (0 = MaxProcs/MaxNodes of the header, else 1)")
+                   "SWF processors per node (0 = from the header: MaxProcs/MaxNodes when whole, else 1 with the "
+                   "machine in processors; io/swf.hpp)")
           .choice("missing_requested", &P::missing_requested, {"run-time", "drop"},
                   "SWF jobs without requested time: use their run time, or drop them");
   return table;

@@ -41,14 +41,23 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; 
 
 }  // namespace
 
+SwfMachine swf_machine(std::int64_t max_nodes, std::int64_t max_procs, std::uint32_t asked) {
+  const bool nodes_known = max_nodes > 0, procs_known = max_procs > 0;
+  if (asked > 0) return {asked, procs_known ? max_procs / asked : nodes_known ? max_nodes : -1, {}};
+  if (nodes_known && procs_known && max_procs % max_nodes == 0)
+    return {static_cast<std::uint32_t>(max_procs / max_nodes), max_nodes, {}};
+  if (nodes_known && procs_known)
+    return {1, max_procs,
+            "MaxProcs " + std::to_string(max_procs) + " is not a whole number of cores per node over MaxNodes " +
+                std::to_string(max_nodes) + ": jobs and machine are sized in processors (" + std::to_string(max_procs) +
+                " one-processor nodes); set workload.cores_per_node (and batch.nodes) to choose otherwise"};
+  return {1, procs_known ? max_procs : nodes_known ? max_nodes : -1, {}};
+}
+
 SwfReader::SwfReader(const std::string& path, SwfOptions options) : lines_(path), options_(options) {
   read_header();
-  const std::int64_t max_nodes = header_int("MaxNodes");
   max_procs_ = header_int("MaxProcs");
-  if (options_.cores_per_node > 0)
-    cores_per_node_ = options_.cores_per_node;
-  else if (max_nodes > 0 && max_procs_ > 0 && max_procs_ % max_nodes == 0)
-    cores_per_node_ = static_cast<std::uint32_t>(max_procs_ / max_nodes);
+  machine_ = swf_machine(header_int("MaxNodes"), max_procs_, options_.cores_per_node);
 }
 
 void SwfReader::read_header() {
@@ -137,7 +146,7 @@ bool SwfReader::convert(std::string_view line, workload::Job& job) {
       const auto d = std::from_chars(first, last, value);
       if (d.ec != std::errc() || d.ptr != last || !std::isfinite(value))
         throw InputError(file, at, kFieldNames[static_cast<std::size_t>(n)],
-                         "'" + std::string(first, last) + "' is not a number");
+                         quoted_input(std::string_view(first, static_cast<std::size_t>(last - first))) + " is not a number");
     }
     f[static_cast<std::size_t>(n++)] = value;
     i = j;
@@ -200,7 +209,7 @@ bool SwfReader::convert(std::string_view line, workload::Job& job) {
   job.requested_from_run = requested_from_run;
   job.trace_wait = wait >= 0 ? from_seconds(wait) : -1;
   job.procs = static_cast<std::uint32_t>(procs);
-  job.nodes = static_cast<std::uint32_t>((job.procs + cores_per_node_ - 1) / cores_per_node_);
+  job.nodes = static_cast<std::uint32_t>((job.procs + machine_.cores_per_node - 1) / machine_.cores_per_node);
   job.status = static_cast<std::int32_t>(f[10]);
   job.user = static_cast<std::int32_t>(f[11]);
   job.group = static_cast<std::int32_t>(f[12]);

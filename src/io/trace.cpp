@@ -44,7 +44,7 @@ class CsvRow {
     double v = 0;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || !std::isfinite(v))
-      throw InputError(file_, line_, names_[i], "'" + std::string(s) + "' is not a number");
+      throw InputError(file_, line_, names_[i], quoted_input(s) + " is not a number");
     return v;
   }
 
@@ -82,6 +82,8 @@ class SwfTraceReader final : public TraceReader {
   const workload::ReadTally& tally() const override { return reader_.tally(); }
   std::map<std::string, std::string> header() const override { return reader_.header(); }
   std::uint32_t cores_per_node() const override { return reader_.cores_per_node(); }
+  std::int64_t machine_nodes() const override { return reader_.machine().nodes; }
+  std::string machine_note() const override { return reader_.machine().note; }
   std::uint64_t bytes_read() const override { return reader_.bytes_read(); }
 
  private:
@@ -364,7 +366,7 @@ class TaskDurationsReader final : public TraceReader {
         const auto r = std::from_chars(line.data() + i, line.data() + j, x);
         if (r.ec != std::errc() || r.ptr != line.data() + j || !std::isfinite(x))
           throw InputError(lines_.path(), lines_.line_number(), "field " + std::to_string(v.size() + 1),
-                           "'" + std::string(line.substr(i, j - i)) + "' is not a number");
+                           quoted_input(line.substr(i, j - i)) + " is not a number");
         v.push_back(x);
         i = j;
       }
@@ -497,8 +499,9 @@ workload::Workload load_workload(const std::string& path, const TraceOptions& op
   w.header["Format"] = to_string(format);
   w.header["CoresPerNode"] = std::to_string(reader->cores_per_node());
   w.unix_start_time = workload::header_int(w.header, "UnixStartTime");
-  w.max_nodes = workload::header_int(w.header, "MaxNodes");
+  w.max_nodes = reader->machine_nodes() > 0 ? reader->machine_nodes() : workload::header_int(w.header, "MaxNodes");
   w.max_procs = workload::header_int(w.header, "MaxProcs");
+  if (const std::string note = reader->machine_note(); !note.empty()) w.notes.push_back(path + ": " + note);
   if (format == TraceFormat::alcf && !w.jobs.empty()) {  // absolute Unix times: start the trace at 0
     const Time origin = w.jobs.front().submit;
     w.unix_start_time = origin / kTicksPerSecond;

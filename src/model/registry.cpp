@@ -1,5 +1,8 @@
 #include "tracewarp/model/registry.hpp"
 
+#include <cstdio>
+#include <set>
+
 #include "tracewarp/core/named.hpp"
 #include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
@@ -32,14 +35,23 @@ workload::Workload configured_workload(const io::Config& c) {
 
 const ModelInfo& find_model(const std::string& name) { return find_named(models(), name, "model"); }
 
+void tell_workload_notes(const workload::Workload& w) {
+  static std::set<std::string> told;  // once per process, however many runs share the workload
+  for (const std::string& note : w.notes)
+    if (told.insert(note).second) std::fprintf(stderr, "tracewarp: note: %s\n", note.c_str());
+}
+
 io::Attributes workload_attributes(const workload::Workload& w) {
-  std::string transforms;
+  std::string transforms, notes;
   for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : "; ") + t;
-  return {{"workload.source", w.source},
-          {"workload.transforms", transforms},
-          {"workload.records", static_cast<std::int64_t>(w.tally.records)},
-          {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
-          {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
+  for (const std::string& n : w.notes) notes += (notes.empty() ? "" : "; ") + n;
+  io::Attributes a = {{"workload.source", w.source},
+                      {"workload.transforms", transforms},
+                      {"workload.records", static_cast<std::int64_t>(w.tally.records)},
+                      {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
+                      {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
+  if (!notes.empty()) a["workload.notes"] = notes;
+  return a;
 }
 
 }  // namespace tracewarp::model

@@ -1,8 +1,12 @@
 // The SWF reader against small files whose every line is checked by hand.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include "../support/temp_file.hpp"
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/io/swf.hpp"
 #include "tracewarp/io/trace.hpp"
 
 using namespace tracewarp;
@@ -124,6 +128,22 @@ TEST_CASE("swf: gzip and plain files give identical results", "[unit][io][swf]")
   REQUIRE(a.tally.repaired == b.tally.repaired);
 }
 
+TEST_CASE("swf: a .gz file that is not gzip, or is cut short, is an error, not garbage", "[unit][io][swf]") {
+  const TempFile plain_named_gz(kRulesTrace, ".swf.gz");
+  CHECK_THROWS_WITH(load_workload(plain_named_gz.path(), {}), Catch::Contains("not gzip data"));
+  const TempFile packed(std::string(kRulesTrace) + std::string(4000, '\n'), ".swf", true);
+  std::ifstream in(packed.path(), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const TempFile cut(bytes.substr(0, bytes.size() / 2), ".swf.gz");
+  CHECK_THROWS_WITH(load_workload(cut.path(), {}), Catch::Contains("gzip data ends early (truncated file)"));
+}
+
+TEST_CASE("swf: bytes of a binary file are escaped and cut in messages", "[unit][io][swf]") {
+  const TempFile binary(std::string("\x01\xff\x1b[2J") + std::string(100, 'x') + " 2 3\n");
+  CHECK_THROWS_WITH(load_workload(binary.path(), {}),
+                    Catch::Contains("'\\x01\\xff\\x1b[2Jxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' is not a number"));
+}
+
 TEST_CASE("swf: unsorted submissions are sorted when loaded, and counted", "[unit][io][swf]") {
   const TempFile f(
       "; UnixStartTime: 1000000000\n; MaxNodes: 4\n"
@@ -194,4 +214,38 @@ TEST_CASE("swf: a written workload reads back as the same jobs, plain or gzip", 
     REQUIRE(back.header.at("Note") == "transform window(start=0, count=4)");
     REQUIRE(back.max_nodes == 4);
   }
+}
+
+TEST_CASE("swf: the machine never contradicts the jobs, whatever the header says", "[unit][io][swf]") {
+  // RICC: 8192 processors on 1024 nodes -> 8 cores per node, 1024 nodes.
+  CHECK(swf_machine(1024, 8192, 0).cores_per_node == 8);
+  CHECK(swf_machine(1024, 8192, 0).nodes == 1024);
+  CHECK(swf_machine(1024, 8192, 0).note.empty());
+  // CEA Curie: 93312 / 5544 is not whole (thin, fat and hybrid nodes): processors both ways.
+  const SwfMachine curie = swf_machine(5544, 93312, 0);
+  CHECK(curie.cores_per_node == 1);
+  CHECK(curie.nodes == 93312);
+  CHECK_THAT(curie.note,
+             Catch::Contains("not a whole number of cores per node") && Catch::Contains("set workload.cores_per_node"));
+  // Asked for 16 cores per node: the machine follows MaxProcs in that unit.
+  CHECK(swf_machine(5544, 93312, 16).nodes == 5832);
+  CHECK(swf_machine(5544, 93312, 16).note.empty());
+  // Only one of the two (LCG has only MaxProcs): one processor per node, that many nodes.
+  CHECK(swf_machine(-1, 24515, 0).nodes == 24515);
+  CHECK(swf_machine(128, -1, 0).nodes == 128);
+  CHECK(swf_machine(128, -1, 4).nodes == 128);
+  // Neither (METACENTRUM has no header): unknown, and the model asks for batch.nodes.
+  CHECK(swf_machine(-1, -1, 0).nodes == -1);
+}
+
+TEST_CASE("swf: a header with mixed node kinds loads with the machine in processors, and says so", "[unit][io][swf]") {
+  const TempFile f(
+      "; MaxNodes: 3\n; MaxProcs: 10\n"
+      "1 0 0 100 10 -1 -1 10 200 -1 1 1 1 -1 1 -1 -1 -1\n");
+  const workload::Workload w = load_workload(f.path(), {});
+  CHECK(w.max_nodes == 10);
+  REQUIRE(w.jobs.size() == 1);
+  CHECK(w.jobs[0].nodes == 10);
+  REQUIRE(w.notes.size() == 1);
+  CHECK_THAT(w.notes[0], Catch::Contains("MaxProcs 10 is not a whole number of cores per node over MaxNodes 3"));
 }

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace tracewarp {
 
@@ -33,6 +34,10 @@ class InputError : public Error {
   InputError(const std::string& file, long line, const std::string& field, const std::string& problem);
   explicit InputError(const std::string& message) : Error(message, 2) {}
 };
+
+// A piece of an input file as it may appear in a message: quoted, at most 40 characters, bytes
+// that are not printable ASCII as \xNN (a binary file never reaches the terminal raw).
+std::string quoted_input(std::string_view text);
 
 // Exit code 1: the run itself failed.
 // Writing or reading results failed (HDF5's own error chain is in the message).

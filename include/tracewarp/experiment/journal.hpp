@@ -51,6 +51,8 @@ class SweepJournal {
   std::optional<SweepIdentity> recorded_identity() const;
   // Creates the directory and records this sweep's identity (a fresh start).
   void start() const;
+  // Run records in the directory, by name only (what an interrupted sweep left).
+  std::size_t recorded_count() const;
   // Indices of the runs whose output is recorded and whole, in increasing order.
   std::vector<std::size_t> finished() const;
 

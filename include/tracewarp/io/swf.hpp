@@ -21,11 +21,27 @@ enum class MissingRequested { use_run_time, drop };
 MissingRequested parse_missing_requested(const std::string& text);  // "run-time" or "drop"; ConfigError
 
 struct SwfOptions {
-  // Cores per node for the processors → nodes conversion; 0 = from the header
-  // (MaxProcs / MaxNodes when that divides exactly), else 1.
+  // Cores per node for the processors → nodes conversion; 0 = from the header (swf_machine).
   std::uint32_t cores_per_node = 0;
   MissingRequested missing_requested = MissingRequested::use_run_time;
 };
+
+// The machine a trace's jobs run on, in the unit its jobs are sized in (nodes of cores_per_node
+// processors), from the header's MaxNodes / MaxProcs (-1: absent) and the cores per node asked
+// for (0: none). The rule, so that the machine never contradicts the jobs:
+//   asked N              -> N cores per node; MaxProcs / N nodes (MaxNodes if MaxProcs absent)
+//   MaxProcs = k MaxNodes -> k cores per node, MaxNodes nodes
+//   only one of them     -> 1 core per node, that many nodes
+//   MaxProcs not a whole multiple of MaxNodes (CEA Curie: 93312 over 5544: mixed node kinds)
+//                        -> 1 core per node, MaxProcs nodes: jobs and machine in processors,
+//                           said in `note`
+//   neither              -> nodes unknown (-1): the model asks for its machine size
+struct SwfMachine {
+  std::uint32_t cores_per_node = 1;
+  std::int64_t nodes = -1;
+  std::string note;  // set when the header alone could not give a consistent pair
+};
+SwfMachine swf_machine(std::int64_t max_nodes, std::int64_t max_procs, std::uint32_t cores_per_node_asked);
 
 class SwfReader {
  public:
@@ -36,7 +52,8 @@ class SwfReader {
 
   const std::map<std::string, std::string>& header() const { return header_; }
   const workload::ReadTally& tally() const { return tally_; }
-  std::uint32_t cores_per_node() const { return cores_per_node_; }
+  std::uint32_t cores_per_node() const { return machine_.cores_per_node; }
+  const SwfMachine& machine() const { return machine_; }
   std::int64_t header_int(const std::string& key) const;  // -1 if absent or not a number
   std::uint64_t bytes_read() const { return lines_.bytes_read(); }
 
@@ -49,7 +66,7 @@ class SwfReader {
   SwfOptions options_;
   std::map<std::string, std::string> header_;
   workload::ReadTally tally_;
-  std::uint32_t cores_per_node_ = 1;
+  SwfMachine machine_;
   std::int64_t max_procs_ = -1;
   std::string_view pending_;  // first data line, read while looking for the header's end
   bool has_pending_ = false;

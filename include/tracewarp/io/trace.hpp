@@ -46,6 +46,10 @@ class TraceReader {
   // Header fields (SWF) or facts about the file (format, units).
   virtual std::map<std::string, std::string> header() const { return {}; }
   virtual std::uint32_t cores_per_node() const { return 1; }
+  // The machine's size in the jobs' node unit (-1: the file does not say), and why it was chosen
+  // when the file alone was ambiguous (io/swf.hpp: swf_machine).
+  virtual std::int64_t machine_nodes() const { return -1; }
+  virtual std::string machine_note() const { return {}; }
   virtual std::uint64_t bytes_read() const = 0;
 };
 

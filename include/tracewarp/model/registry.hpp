@@ -65,8 +65,12 @@ const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 // workload.generator (whichever model declares it), transformed by the workload.* keys.
 workload::Workload configured_workload(const io::Config& config);
 
-// A workload's provenance as run attributes: source, transforms, records read, dropped, repaired.
+// A workload's provenance as run attributes: source, transforms, records read, dropped, repaired,
+// and the readers' notes (workload.notes) when there are any.
 io::Attributes workload_attributes(const workload::Workload& w);
+// The readers' notes (a machine size chosen for an ambiguous header) on stderr, each once per
+// process; models call it on their run's first rank.
+void tell_workload_notes(const workload::Workload& w);
 
 // The keys of several parameter tables, in order (a model's `keys`).
 template <class... Tables>

@@ -87,7 +87,9 @@ BatchParams configured_params(const io::Config& c, const workload::Workload& w) 
   p.policy_settings = policy_params().read(c);
   if (p.nodes == 0)
     p.nodes = machine ? machine->nodes : static_cast<std::uint32_t>(std::max<std::int64_t>(0, w.max_nodes));
-  if (p.nodes == 0) throw ConfigError("batch.nodes is not set and the trace header gives no MaxNodes");
+  if (p.nodes == 0)
+    throw ConfigError(w.source + ": the trace gives no machine size (no MaxNodes or MaxProcs header): set batch.nodes" +
+                      " (and workload.cores_per_node when jobs are sized in processors)");
   if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
   const std::string allocation = machine_params().read(c).allocation;
   p.allocation = !allocation.empty() ? parse_allocation(allocation) : machine ? machine->allocation : Allocation::any;
@@ -97,6 +99,7 @@ BatchParams configured_params(const io::Config& c, const workload::Workload& w) 
 
 model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
   const workload::Workload w = model::configured_workload(c);
+  if (comm.rank() == 0) model::tell_workload_notes(w);
   const BatchParams p = configured_params(c, w);
   const BatchResult r = run_batch(comm, w, p, engine);
   model::RunOutput out;
