@@ -194,10 +194,20 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     // An override of a swept key fixes it.
     std::erase_if(e.sweep, [&](const auto& s) { return s.first == key; });
   }
+  std::int64_t replications = 1;
   try {
-    experiment_params().read(e.base);  // the experiment section's bounds, now rather than per run
+    replications = experiment_params().read(e.base).replications;  // its bounds now, not per run
   } catch (const ConfigError& err) {
     throw ConfigError(source + ": " + err.what());
+  }
+  // A sweep is expanded into one RunSpec per run: refuse sizes no machine could hold.
+  double runs = static_cast<double>(replications);
+  for (const auto& [key, values] : e.sweep) runs *= static_cast<double>(values.size());
+  if (runs > static_cast<double>(kMaxRuns)) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.6g", runs);
+    throw ConfigError(source + ": the sweep makes " + count +
+                      " runs (sweep points x experiment.replications); at most " + std::to_string(kMaxRuns));
   }
   return e;
 }

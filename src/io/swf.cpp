@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/io/input_limits.hpp"
 
 namespace tracewarp::io {
 namespace {
@@ -32,10 +33,6 @@ constexpr std::array<const char*, kFields> kFieldNames = {"1 (job number)",
                                                           "16 (partition)",
                                                           "17 (preceding job)",
                                                           "18 (think time)"};
-
-// Anything beyond a century of seconds or 2^31 processors is a corrupt record, not a job.
-constexpr double kMaxSeconds = 100.0 * 365 * 24 * 3600;
-constexpr double kMaxCount = 2147483647.0;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
 
@@ -145,8 +142,9 @@ bool SwfReader::convert(std::string_view line, workload::Job& job) {
     } else {
       const auto d = std::from_chars(first, last, value);
       if (d.ec != std::errc() || d.ptr != last || !std::isfinite(value))
-        throw InputError(file, at, kFieldNames[static_cast<std::size_t>(n)],
-                         quoted_input(std::string_view(first, static_cast<std::size_t>(last - first))) + " is not a number");
+        throw InputError(
+            file, at, kFieldNames[static_cast<std::size_t>(n)],
+            quoted_input(std::string_view(first, static_cast<std::size_t>(last - first))) + " is not a number");
     }
     f[static_cast<std::size_t>(n++)] = value;
     i = j;

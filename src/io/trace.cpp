@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/io/input_limits.hpp"
 
 namespace tracewarp::io {
 namespace {
@@ -47,8 +48,19 @@ class CsvRow {
       throw InputError(file_, line_, names_[i], quoted_input(s) + " is not a number");
     return v;
   }
+  // A time or duration in seconds (negative allowed: readers give negative times their meaning).
+  double seconds(std::size_t i) const { return bounded(i, -kMaxSeconds, kMaxSeconds, "time beyond a century"); }
+  // A resource demand (cores, memory).
+  double demand(std::size_t i) const { return bounded(i, 0, kMaxDemand, "demand negative or absurd"); }
+  // An identifier or a count (ids, instances, nodes, processors).
+  double count(std::size_t i) const { return bounded(i, -1, kMaxCount, "count or id out of range"); }
 
  private:
+  double bounded(std::size_t i, double low, double high, const char* problem) const {
+    const double v = number(i);
+    if (v < low || v > high) throw InputError(file_, line_, names_[i], quoted_input(trimmed(i)) + ": " + problem);
+    return v;
+  }
   std::string_view trimmed(std::size_t i) const {
     std::string_view s = fields_[i];
     while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
@@ -139,18 +151,18 @@ class Alibaba2017Reader final : public CsvTraceReader {
   bool convert(const CsvRow& r, workload::Job& job) override {
     if (r.text(5) != "Terminated") return tally_.drop("status not Terminated"), false;
     if (r.empty(6) || r.empty(7)) return tally_.drop("resource demand missing"), false;
-    const double create = r.number(0), end = r.number(1);
+    const double create = r.seconds(0), end = r.seconds(1);
     // Times count from the start of the trace window; tasks created earlier have negative times.
     if (create < 0) return tally_.drop("created before the trace window (negative time)"), false;
     if (end <= create) return tally_.drop("run time <= 0"), false;
-    job.id = static_cast<std::uint64_t>(r.number(3));
-    job.group = static_cast<std::int32_t>(r.number(2));
+    job.id = static_cast<std::uint64_t>(std::max(0.0, r.count(3)));
+    job.group = static_cast<std::int32_t>(r.count(2));
     job.submit = seconds_to_time(create);
     job.run = seconds_to_time(end - create);
-    job.procs = static_cast<std::uint32_t>(std::max(1.0, r.number(4)));
+    job.procs = static_cast<std::uint32_t>(std::max(1.0, r.count(4)));
     job.nodes = job.procs;
-    job.cpus = static_cast<float>(r.number(6) / 100.0);
-    job.memory = static_cast<float>(r.number(7));
+    job.cpus = static_cast<float>(r.demand(6) / 100.0);
+    job.memory = static_cast<float>(r.demand(7));
     return true;
   }
 };
@@ -188,17 +200,17 @@ class Alibaba2018Reader final : public CsvTraceReader {
   bool convert(const CsvRow& r, workload::Job& job) override {
     if (r.text(4) != "Terminated") return tally_.drop("status not Terminated"), false;
     if (r.empty(layout_.cpu) || r.empty(layout_.memory)) return tally_.drop(layout_.missing_demand), false;
-    const double start = r.number(5), end = r.number(6);
+    const double start = r.seconds(5), end = r.seconds(6);
     if (start < 0) throw InputError(lines_.path(), lines_.line_number(), columns_[5], "negative time");
     if (end <= start) return tally_.drop("run time <= 0"), false;
     job.id = ++count_;
     job.group = names_.id(r.text(2));
     job.submit = seconds_to_time(start);
     job.run = seconds_to_time(end - start);
-    job.procs = layout_.instances ? static_cast<std::uint32_t>(std::max(1.0, r.number(*layout_.instances))) : 1;
+    job.procs = layout_.instances ? static_cast<std::uint32_t>(std::max(1.0, r.count(*layout_.instances))) : 1;
     job.nodes = job.procs;
-    job.cpus = static_cast<float>(r.number(layout_.cpu) / 100.0);
-    job.memory = static_cast<float>(r.number(layout_.memory) / 100.0);
+    job.cpus = static_cast<float>(r.demand(layout_.cpu) / 100.0);
+    job.memory = static_cast<float>(r.demand(layout_.memory) / 100.0);
     return true;
   }
   const Alibaba2018Layout& layout_;
@@ -231,17 +243,20 @@ class Google2011Reader final : public CsvTraceReader {
   bool convert(const CsvRow& r, workload::Job& job) override {
     const double t = r.number(0);
     if (t < 0) throw InputError(lines_.path(), lines_.line_number(), columns_[0], "negative time");
+    if (t > kMaxSeconds * 1e6 && t < kAfterTraceEnd)
+      throw InputError(lines_.path(), lines_.line_number(), columns_[0], "time beyond a century");
     const double event = r.number(5);
     if (event < 0 || event > 8 || event != std::floor(event))
       throw InputError(lines_.path(), lines_.line_number(), columns_[5], "unknown event type");
-    const std::uint64_t id = (static_cast<std::uint64_t>(r.number(2)) << 20) ^ static_cast<std::uint64_t>(r.number(3));
+    const auto job_id = static_cast<std::uint64_t>(std::max(0.0, r.count(2)));
+    const std::uint64_t id = (job_id << 20) ^ static_cast<std::uint64_t>(std::max(0.0, r.count(3)));
     Open& task = open_[id];
     switch (static_cast<int>(event)) {
       case kSubmit:
         if (task.submit_us < 0) {
           task.submit_us = t;
-          if (!r.empty(9)) task.cpu = static_cast<float>(r.number(9));
-          if (!r.empty(10)) task.mem = static_cast<float>(r.number(10));
+          if (!r.empty(9)) task.cpu = static_cast<float>(r.demand(9));
+          if (!r.empty(10)) task.mem = static_cast<float>(r.demand(10));
           task.user = names_.id(r.text(6));
         } else if (!task.resubmitted) {
           task.resubmitted = true;
@@ -262,7 +277,7 @@ class Google2011Reader final : public CsvTraceReader {
         if (done.start_us < 0 || t >= kAfterTraceEnd) return tally_.drop("finish without schedule"), false;
         if (t <= done.start_us) return tally_.drop("run time <= 0"), false;
         job.id = id;
-        job.group = static_cast<std::int32_t>(r.number(2));
+        job.group = static_cast<std::int32_t>(job_id);
         job.user = done.user;
         job.submit = static_cast<Time>(std::llround(done.submit_us * 1000.0));
         job.run = static_cast<Time>(std::llround((t - done.start_us) * 1000.0));
@@ -320,16 +335,16 @@ class AlcfReader final : public CsvTraceReader {
     return static_cast<std::size_t>(it - columns_.begin());
   }
   bool convert(const CsvRow& r, workload::Job& job) override {
-    const double submit = r.number(index_["submit_time"]), run = r.number(index_["run_time"]);
+    const double submit = r.seconds(index_["submit_time"]), run = r.seconds(index_["run_time"]);
     if (submit < 0) throw InputError(lines_.path(), lines_.line_number(), "submit_time", "negative time");
     if (run <= 0) return tally_.drop("run time <= 0"), false;
-    const double nodes = r.number(index_["node_num"]);
+    const double nodes = r.count(index_["node_num"]);
     if (nodes <= 0) return tally_.drop("node count unknown"), false;
-    job.id = static_cast<std::uint64_t>(r.number(index_["job"]));
+    job.id = static_cast<std::uint64_t>(std::max(0.0, r.count(index_["job"])));
     job.user = names_.id(r.text(index_["user"]));
     job.submit = seconds_to_time(submit);
     job.run = seconds_to_time(run);
-    const double wall = r.number(index_["wall_time"]);
+    const double wall = r.seconds(index_["wall_time"]);
     if (wall > 0) {
       job.requested = seconds_to_time(wall);
     } else {
@@ -337,10 +352,10 @@ class AlcfReader final : public CsvTraceReader {
       job.requested = job.run;
       job.requested_from_run = true;
     }
-    const double wait = r.number(index_["wait_time"]);
+    const double wait = r.seconds(index_["wait_time"]);
     job.trace_wait = wait >= 0 ? seconds_to_time(wait) : -1;
     job.nodes = static_cast<std::uint32_t>(nodes);
-    const double cpus = r.number(index_["cpu_num"]);
+    const double cpus = r.count(index_["cpu_num"]);
     job.procs = cpus > 0 ? static_cast<std::uint32_t>(cpus) : job.nodes;
     return true;
   }
@@ -367,6 +382,9 @@ class TaskDurationsReader final : public TraceReader {
         if (r.ec != std::errc() || r.ptr != line.data() + j || !std::isfinite(x))
           throw InputError(lines_.path(), lines_.line_number(), "field " + std::to_string(v.size() + 1),
                            quoted_input(line.substr(i, j - i)) + " is not a number");
+        if (std::abs(x) > kMaxSeconds)  // times and the task count alike
+          throw InputError(lines_.path(), lines_.line_number(), "field " + std::to_string(v.size() + 1),
+                           quoted_input(line.substr(i, j - i)) + ": beyond a century of seconds");
         v.push_back(x);
         i = j;
       }

@@ -144,3 +144,23 @@ TEST_CASE("trace format: detected from name and first line, or refused clearly",
   REQUIRE_THROWS_AS(parse_trace_format("xml"), UsageError);
   REQUIRE(parse_trace_format("google2011") == TraceFormat::google2011);
 }
+
+TEST_CASE("csv traces: negative demands and times beyond the clock are errors naming the field (fuzz findings)",
+          "[unit][io][csv]") {
+  const std::string header =
+      "task_create_time,task_end_time,job_id,task_id,number_of_instances,status,"
+      "number_of_cpus_requested_per_instance_in_the_task,normalized_memory_requested_per_instance_in_the_task\n";
+  const TempFile negative_cpus(header + "100,160,3,4,15,Terminated,-150,0.25\n", "_batch_task.csv");
+  REQUIRE(error_of(negative_cpus, TraceFormat::alibaba2017) ==
+          ":2: field 'number_of_cpus_requested_per_instance_in_the_task': '-150': demand negative or absurd");
+  // 2.9e20 s would wrap the nanosecond clock into a negative run time.
+  const TempFile far("i_1,M1,j_1,1,Terminated,10,292233720368547758070,m_1,1,1,13.5,50,0.2,0.4\n",
+                     "batch_instance.csv");
+  REQUIRE(error_of(far, TraceFormat::alibaba2018_instance) ==
+          ":1: field 'end_time': '292233720368547758070': time beyond a century");
+  const TempFile google("1000000,,7,0,,0,alice,1,9,0.5,-10.25,0,0\n", "_task_events.csv");
+  REQUIRE(error_of(google, TraceFormat::google2011) ==
+          ":1: field 'memory_request': '-10.25': demand negative or absurd");
+  const TempFile durations("5 1 7.5 92233720368547758077.5\n", ".tr");
+  REQUIRE_THROWS_WITH(load(durations), Catch::Contains("field 4") && Catch::Contains("beyond a century of seconds"));
+}

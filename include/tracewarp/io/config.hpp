@@ -73,6 +73,9 @@ struct Experiment {
   std::vector<RunSpec> runs() const;  // expanded: sweep keys in order (first slowest), seeds fastest
 };
 
+// The most runs one experiment may expand to (sweep points x replications).
+inline constexpr std::int64_t kMaxRuns = 1'000'000;
+
 // Reads and validates an experiment file against a schema, applying the --set overrides
 // (key=value) last.
 Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides,

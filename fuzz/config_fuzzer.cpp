@@ -1,0 +1,36 @@
+// The TOML experiment configuration, with every key tracewarp declares: any text is either an
+// experiment whose runs (sweep expanded) pass the experiment, engine, workload and output
+// checks, or a ConfigError/UsageError naming what is wrong; never a crash, a hang, a sanitizer
+// report or another exception (a std::bad_variant_access from a mistyped value, say). The
+// models' own sections are checked again when a model reads them at run time; that code is not
+// reached here. (fuzz/CMakeLists.txt builds it.)
+#include <string>
+
+#include "fuzz_input.hpp"
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/experiment/settings.hpp"
+#include "tracewarp/io/config.hpp"
+#include "tracewarp/io/settings.hpp"
+#include "tracewarp/model/registry.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace tracewarp;
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  try {
+    const io::Experiment e = io::parse_experiment(text, "fuzz.toml", {}, experiment::config_schema());
+    const std::vector<io::RunSpec> runs = e.runs();
+    if (runs.empty() || runs.size() > static_cast<std::size_t>(io::kMaxRuns)) fuzz::violated("run count");
+    for (std::size_t i = 0; i < runs.size() && i < 64; ++i) {
+      const io::Config& c = runs[i].config;
+      experiment::engine_params().read(c);
+      experiment::run_layout_params().read(c);
+      io::workload_source_params().read(c);
+      io::workload_transform_params().read(c);
+      io::output_params().read(c);
+      model::find_model(io::experiment_params().read(c).model);
+    }
+  } catch (const Error& e) {  // bad input must be an exit-2 error, never a "run failure"
+    if (e.exit_code() != 2) fuzz::violated(e.what());
+  }
+  return 0;
+}
