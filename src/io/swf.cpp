@@ -161,8 +161,8 @@ bool SwfReader::convert(std::string_view line, workload::Job& job) {
       throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)],
                        "absurd time " + std::to_string(v) + " s (more than a century)");
   }
-  for (const int k : {0, 4, 7}) {
-    if (f[static_cast<std::size_t>(k)] > kMaxCount)
+  for (const int k : {0, 4, 7, 10, 11, 12, 14, 15}) {  // counts and ids (stored as 32-bit integers)
+    if (std::abs(f[static_cast<std::size_t>(k)]) > kMaxCount)
       throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)],
                        "absurd value " + std::to_string(f[static_cast<std::size_t>(k)]));
   }

@@ -11,6 +11,7 @@ void JobQueue::push(const QueuedJob& job) {
   if (!empty() && storage_.back().id >= job.id)
     throw InvariantError("batch queue: job " + std::to_string(job.id) + " arrived out of order");
   storage_.push_back(job);
+  index_.insert(job.id, job.nodes, job.requested);
 }
 
 void JobQueue::remove(std::vector<JobId> started) {
@@ -24,6 +25,7 @@ void JobQueue::remove(std::vector<JobId> started) {
     if (it == storage_.end() || it->id != id)
       throw InvariantError("batch scheduler: started job " + std::to_string(id) + " is not queued");
     positions.push_back(static_cast<std::size_t>(it - storage_.begin()));
+    index_.erase(id);
   }
   // In ascending order, each hole is closed from the shorter side: the jobs before it move one
   // place back (and the front one on), or the jobs after it one place forward. Only the latter

@@ -133,8 +133,9 @@ class SchedulerLp {
     // Jobs the previous pass settled: valid only if nothing but arrivals happened since.
     const bool overrun = !running.empty() && running.front().requested_end < ctx.now();
     const std::size_t settled = ended_since_pass_ || overrun ? 0 : settled_;
-    const SchedulingInput in{ctx.now(), queued(), running, pool_.total(), pool_.free(), shared_->params.queue_depth,
-                             smallest,  settled};
+    const SchedulingInput in{ctx.now(),     queued(),     running,
+                             pool_.total(), pool_.free(), shared_->params.queue_depth,
+                             smallest,      settled,      &queue_.index()};
     const std::uint32_t queued_before = static_cast<std::uint32_t>(queued().size());
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
     for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0

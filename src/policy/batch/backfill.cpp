@@ -10,6 +10,7 @@ namespace tracewarp::batch {
 using detail::check_fits_machine;
 using detail::considered;
 using detail::end_of;
+using detail::for_each_queued;
 using detail::start_in_order;
 PassDecision FcfsPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
@@ -37,17 +38,22 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   // previous pass settled are still refused (the shadow and the extra nodes are unchanged and
   // the time only moved on: see SchedulingInput::settled).
   const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
-  for (std::size_t i = std::max(head_index + 1, std::min(in.settled, limit)); i < limit && free >= smallest; ++i) {
-    const QueuedJob& job = in.queue[i];
-    if (job.nodes > free) continue;
+  if (free < smallest) return out;
+  const auto may_hold = [&](const QueueIndex::Summary& s) {  // a stretch's smallest and shortest job
+    return s.nodes <= free && (s.nodes <= extra || end_of(in.now, s.requested) <= shadow);
+  };
+  const auto backfill = [&](const QueuedJob& job) {
+    if (job.nodes > free) return true;
     check_fits_machine(job, in);  // (only candidates: it is a check on the model, not a filter)
     const bool ends_by_shadow = end_of(in.now, job.requested) <= shadow;
-    if (!ends_by_shadow && job.nodes > extra) continue;
+    if (!ends_by_shadow && job.nodes > extra) return true;
     free -= job.nodes;
     if (!ends_by_shadow) extra -= job.nodes;
     out.start_now.push_back(job.id);
     out.reservations.push_back({job.id, in.now});
-  }
+    return free >= smallest;
+  };
+  for_each_queued(in, std::max(head_index + 1, std::min(in.settled, limit)), limit, may_hold, backfill);
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/policy/batch/queue_index.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
 namespace tracewarp::batch::detail {
@@ -29,6 +30,24 @@ inline Time end_of(Time start, Time duration) {
 inline void check_fits_machine(const QueuedJob& job, const SchedulingInput& in) {
   if (job.nodes == 0 || job.nodes > in.total_nodes) [[unlikely]]
     report_misfit(job, in);
+}
+
+// Visits the queued jobs at positions [first, limit) in queue order as visit(job) (id, nodes and
+// requested set) until it returns false. With the input's index, stretches for which
+// may_hold(QueueIndex::Summary) is false are skipped unseen; without one, every job is visited.
+template <class MayHold, class Visit>
+void for_each_queued(const SchedulingInput& in, std::size_t first, std::size_t limit, MayHold&& may_hold,
+                     Visit&& visit) {
+  if (first >= limit) return;
+  if (in.index == nullptr) {
+    for (std::size_t i = first; i < limit; ++i)
+      if (!visit(in.queue[i])) return;
+    return;
+  }
+  in.index->scan(in.queue[first].id, in.queue[limit - 1].id, may_hold,
+                 [&](JobId id, std::uint32_t nodes, Time requested) {
+                   return visit(QueuedJob{id, nodes, requested, 0});
+                 });
 }
 
 // Starts queue jobs in order from the head while they fit; returns the index of the first that

@@ -1,11 +1,13 @@
 // The batch scheduler's queue: queued jobs in arrival order (submit time, then workload index,
 // so ids ascend), as policies read them. Its storage has a movable front, so FCFS starts (from
-// the head) cost nothing; any other removal closes its hole from the shorter side.
+// the head) cost nothing; any other removal closes its hole from the shorter side. It keeps a
+// QueueIndex of its jobs for the backfill passes.
 #pragma once
 
 #include <span>
 #include <vector>
 
+#include "tracewarp/policy/batch/queue_index.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
 namespace tracewarp::batch {
@@ -21,11 +23,14 @@ class JobQueue {
   std::span<const QueuedJob> jobs() const { return std::span<const QueuedJob>(storage_).subspan(front_); }
   std::size_t size() const { return storage_.size() - front_; }
   bool empty() const { return size() == 0; }
+  // The same jobs, indexed for backfill passes (SchedulingInput::index).
+  const QueueIndex& index() const { return index_; }
   bool operator==(const JobQueue&) const = default;
 
  private:
   std::vector<QueuedJob> storage_;  // from front_ on
   std::size_t front_ = 0;           // jobs before it have started (removed lazily)
+  QueueIndex index_;
 };
 
 }  // namespace tracewarp::batch

@@ -16,6 +16,7 @@
 namespace tracewarp::batch {
 
 using JobId = std::uint64_t;
+class QueueIndex;  // policy/batch/queue_index.hpp
 
 struct QueuedJob {
   JobId id;
@@ -51,6 +52,10 @@ struct SchedulingInput {
   // requested end). Their answer cannot have changed for a policy whose tests only get stricter
   // as free nodes shrink and time passes (FCFS, EASY), so it may skip them. 0 = unknown.
   std::size_t settled = 0;
+  // Optional: an index over exactly the jobs of `queue`, whose order must be their ids' (the
+  // model's arrival-order queue). Lets a backfill pass skip stretches with no candidate; the
+  // decisions are the same with or without it.
+  const QueueIndex* index = nullptr;
 };
 
 struct Reservation {
