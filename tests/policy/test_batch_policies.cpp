@@ -1,7 +1,10 @@
 // Batch policies on hand-made situations; every expected value is worked out in the comments.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
@@ -158,4 +161,30 @@ TEST_CASE("policy registry: every policy by name, WRSA's alpha and beta reach th
   io::Config c(policy_params().schema());
   c.set("batch.wrsa_beta", 1.5, "test");
   REQUIRE_THROWS_WITH(policy_params().read(c), "batch.wrsa_beta must be in [0, 1], got 1.5");
+}
+
+TEST_CASE("profile: the shadow without building the profile equals the profile's, on random machines",
+          "[unit][policy]") {
+  RandomStream rng(5, 9);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Time now = from_seconds(static_cast<std::int64_t>(rng.below(100)));
+    std::vector<RunningJob> running, started;
+    for (std::uint64_t n = rng.below(12); n > 0; --n)  // some already past their requested end
+      running.push_back({n, static_cast<std::uint32_t>(1 + rng.below(6)), 0,
+                         from_seconds(static_cast<std::int64_t>(rng.below(300)))});
+    for (std::uint64_t n = rng.below(3); n > 0; --n)
+      started.push_back({100 + n, static_cast<std::uint32_t>(1 + rng.below(6)), now,
+                         now + from_seconds(static_cast<std::int64_t>(1 + rng.below(300)))});
+    if (rng.below(2) == 0)  // as models pass them (and, else, in any order)
+      std::sort(running.begin(), running.end(), [](auto& a, auto& b) { return a.requested_end < b.requested_end; });
+    const auto free_now = static_cast<std::uint32_t>(rng.below(4));
+    const auto nodes = static_cast<std::uint32_t>(1 + rng.below(30));
+    std::vector<RunningJob> all = running;
+    all.insert(all.end(), started.begin(), started.end());
+    const AvailabilityProfile profile(now, free_now, all);
+    const Shadow s = shadow_of(now, free_now, running, started, nodes);
+    const Time expected = profile.earliest_start(nodes, from_seconds(static_cast<std::int64_t>(1 + rng.below(500))));
+    REQUIRE(s.start == expected);
+    REQUIRE(s.free == profile.free_at(expected));
+  }
 }

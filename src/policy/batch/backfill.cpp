@@ -15,24 +15,24 @@ using detail::start_in_order;
 PassDecision FcfsPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;
-  std::vector<RunningJob> running(in.running.begin(), in.running.end());
-  start_in_order(in, considered(in), free, running, out);
+  std::vector<RunningJob> started;
+  start_in_order(in, considered(in), free, started, out);
   return out;
 }
 
 PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;
-  std::vector<RunningJob> running(in.running.begin(), in.running.end());
+  std::vector<RunningJob> started;  // by this pass, in queue order
   const std::size_t limit = considered(in);
-  const std::size_t head_index = start_in_order(in, limit, free, running, out);
+  const std::size_t head_index = start_in_order(in, limit, free, started, out);
   if (head_index == limit) return out;
 
   const QueuedJob& head = in.queue[head_index];
-  const AvailabilityProfile profile(in.now, free, running);
-  const Time shadow = profile.earliest_start(head.nodes, head.requested);
+  const Shadow shadow_and_free = shadow_of(in.now, free, in.running, started, head.nodes);
+  const Time shadow = shadow_and_free.start;
   out.reservations.push_back({head.id, shadow});
-  std::uint32_t extra = profile.free_at(shadow) - head.nodes;  // nodes the head will not need
+  std::uint32_t extra = shadow_and_free.free - head.nodes;  // nodes the head will not need
 
   // Nothing can start once fewer nodes are free than the smallest queued job needs; jobs the
   // previous pass settled are still refused (the shadow and the extra nodes are unchanged and

@@ -51,7 +51,7 @@ void for_each_queued(const SchedulingInput& in, std::size_t first, std::size_t l
 }
 
 // Starts queue jobs in order from the head while they fit; returns the index of the first that
-// does not (the new head), and updates free nodes and the running list.
+// does not (the new head), updates free nodes, and appends the started jobs to `running`.
 inline std::size_t start_in_order(const SchedulingInput& in, std::size_t limit, std::uint32_t& free,
                                   std::vector<RunningJob>& running, PassDecision& out) {
   std::size_t i = 0;

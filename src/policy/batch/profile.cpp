@@ -88,4 +88,33 @@ void AvailabilityProfile::release(Time start, Time duration, std::uint32_t nodes
   for (std::size_t i = first; i < last; ++i) steps_[i].free += nodes;
 }
 
+Shadow shadow_of(Time now, std::uint32_t free_now, std::span<const RunningJob> running,
+                 std::span<const RunningJob> started, std::uint32_t nodes) {
+  const auto by_end = [](const RunningJob& a, const RunningJob& b) { return a.requested_end < b.requested_end; };
+  std::vector<RunningJob> sorted_running;
+  if (!std::is_sorted(running.begin(), running.end(), by_end)) {
+    sorted_running.assign(running.begin(), running.end());
+    std::sort(sorted_running.begin(), sorted_running.end(), by_end);
+    running = sorted_running;
+  }
+  std::vector<RunningJob> sorted_started(started.begin(), started.end());
+  std::sort(sorted_started.begin(), sorted_started.end(), by_end);
+  // The two lists' releases merged in time order; a job past its requested end frees now.
+  std::size_t a = 0, b = 0;
+  const auto from_running = [&] {
+    return b == sorted_started.size() ||
+           (a < running.size() && running[a].requested_end <= sorted_started[b].requested_end);
+  };
+  std::uint32_t free = free_now;
+  Time at = now;
+  while (a < running.size() || b < sorted_started.size()) {
+    const RunningJob& r = from_running() ? running[a++] : sorted_started[b++];
+    const Time t = std::max(now, r.requested_end);
+    if (t > at && free >= nodes) return {at, free};  // enough before this release
+    at = t;
+    free += r.nodes;
+  }
+  return {free >= nodes ? at : kTimeInfinity, free};
+}
+
 }  // namespace tracewarp::batch
