@@ -8,6 +8,7 @@
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
+#include "tracewarp/policy/batch/queue_index.hpp"
 
 using namespace tracewarp;
 using namespace tracewarp::batch;
@@ -31,25 +32,38 @@ struct Situation {
       queue.push_back({1000 + i, with_small && i % 100 == 99 ? 1 : 4 + static_cast<std::uint32_t>(rng.below(64)),
                        from_seconds(static_cast<std::int64_t>(with_small ? 200000 : 600 + rng.below(86400))), 0, 0,
                        1.0});
+    for (const QueuedJob& q : queue) index.insert(q.id, q.nodes, q.requested);
   }
   std::uint32_t smallest;
-  SchedulingInput input() const { return {0, queue, running, 1024, 3, 0, smallest}; }
+  QueueIndex index;  // what the model hands over (SchedulingInput::index)
+  SchedulingInput input(bool indexed) const {
+    return {0, queue, running, 1024, 3, 0, smallest, 0, indexed ? &index : nullptr};
+  }
 };
 
-void EasyPass(benchmark::State& state, bool with_small) {
+// indexed: with the queue index the model passes (the pass skips blocks with no candidate);
+// without it, the plain scan of the queue.
+void EasyPass(benchmark::State& state, bool with_small, bool indexed) {
   const Situation s(static_cast<std::size_t>(state.range(0)), with_small);
   EasyBackfillPolicy easy;
-  for (auto _ : state) benchmark::DoNotOptimize(easy.pass(s.input()));
+  for (auto _ : state) benchmark::DoNotOptimize(easy.pass(s.input(indexed)));
   state.SetComplexityN(state.range(0));
 }
-BENCHMARK_CAPTURE(EasyPass, stops_early, false)->RangeMultiplier(4)->Range(64, 65536)->Complexity();
-BENCHMARK_CAPTURE(EasyPass, scans_queue, true)->RangeMultiplier(4)->Range(64, 65536)->Complexity();
+BENCHMARK_CAPTURE(EasyPass, stops_early, false, false)->RangeMultiplier(4)->Range(64, 65536)->Complexity();
+BENCHMARK_CAPTURE(EasyPass, scans_queue, true, false)->RangeMultiplier(4)->Range(64, 65536)->Complexity();
+BENCHMARK_CAPTURE(EasyPass, scans_queue_indexed, true, true)->RangeMultiplier(4)->Range(64, 65536)->Complexity();
 
 void ProfileFromRunning(benchmark::State& state) {
   const Situation s(1, false);
   for (auto _ : state) benchmark::DoNotOptimize(AvailabilityProfile(0, 3, s.running));
 }
 BENCHMARK(ProfileFromRunning);
+
+void ShadowFromRunning(benchmark::State& state) {  // what EASY computes instead of the profile
+  const Situation s(1, false);
+  for (auto _ : state) benchmark::DoNotOptimize(shadow_of(0, 3, s.running, {}, 40));
+}
+BENCHMARK(ShadowFromRunning);
 
 }  // namespace
 

@@ -2,8 +2,10 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "tracewarp/core/error.hpp"
 
@@ -30,11 +32,18 @@ void check_gzip_magic(const std::string& path) {
 }
 }  // namespace
 
-LineReader::LineReader(std::string path) : path_(std::move(path)), buffer_(kBufferBytes) {
-  if (ends_with_gz(path_)) check_gzip_magic(path_);
+LineReader::LineReader(std::string path) : path_(std::move(path)) {
+  const bool compressed = ends_with_gz(path_);
+  if (compressed) check_gzip_magic(path_);
+  // Small plain files (configurations, tests, fuzz inputs) get small buffers: allocating the
+  // large ones dominated reading them.
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path_, ec);
+  const std::size_t bytes = compressed || ec ? kBufferBytes : std::clamp<std::size_t>(size + 1, 4096, kBufferBytes);
+  buffer_.resize(bytes);
   gzFile f = gzopen(path_.c_str(), "rb");
   if (f == nullptr) throw InputError("cannot open '" + path_ + "': " + std::strerror(errno));
-  gzbuffer(f, 1 << 17);
+  gzbuffer(f, static_cast<unsigned>(std::min<std::size_t>(bytes, 1 << 17)));
   file_ = f;
 }
 
