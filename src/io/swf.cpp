@@ -162,9 +162,11 @@ bool SwfReader::convert(std::string_view line, workload::Job& job) {
                        "absurd time " + std::to_string(v) + " s (more than a century)");
   }
   for (const int k : {0, 4, 7, 10, 11, 12, 14, 15}) {  // counts and ids (stored as 32-bit integers)
-    if (std::abs(f[static_cast<std::size_t>(k)]) > kMaxCount)
-      throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)],
-                       "absurd value " + std::to_string(f[static_cast<std::size_t>(k)]));
+    const double v = f[static_cast<std::size_t>(k)];
+    if (std::abs(v) > kMaxCount)
+      throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)], "absurd value " + std::to_string(v));
+    if (v != std::floor(v))  // (fuzz finding: 0.1 processors became a job of 0 nodes)
+      throw InputError(file, at, kFieldNames[static_cast<std::size_t>(k)], "not a whole number: " + std::to_string(v));
   }
 
   const double submit = f[1], wait = f[2], run = f[3], allocated = f[4], req_procs = f[7], req_time = f[8];

@@ -178,6 +178,8 @@ TEST_CASE("swf: malformed lines are errors naming file, line and field", "[unit]
               .find(":1: field '9 (requested time)': absurd time") == 0);
   REQUIRE(error_of("1 0 0 10 1 -1 -1 99999999999 60 -1 1 1 1 -1 1 -1 -1 -1\n")
               .find(":1: field '8 (requested processors)': absurd value") == 0);
+  REQUIRE(error_of("2 10 0 50 5 12 255 .1 -1 -1 60 7 3 -1 1 -1 -1 -1\n")
+              .find(":1: field '8 (requested processors)': not a whole number: 0.1") == 0);
   // (fuzz finding: a user id beyond 32 bits was cast to int, undefined behaviour)
   REQUIRE(error_of("1 0 5 100 4 -1 -1 4 200 -1 1 79999999999999 3 -1 1 -1 -1 -1\n")
               .find(":1: field '12 (user)': absurd value") == 0);
