@@ -139,6 +139,72 @@ void Config::set_from_text(const std::string& key, const std::string& text, cons
 }
 
 namespace {
+
+// toml++ 3.3 (Debian 12's) reaches __builtin_unreachable, undefined behaviour, when it tests
+// certain non-ASCII characters for whitespace (upstream issues #190 and #295, fixed in 2026;
+// found here by fuzz/config_fuzzer.cpp). It tests them only where TOML allows no non-ASCII
+// character anyway, outside strings and comments, and after a line-ending backslash in a
+// multi-line basic string. Such text is refused here, before the parser sees it.
+void refuse_what_the_parser_mishandles(const std::string& text, const std::string& source) {
+  enum class In { toml, comment, basic, literal, multi_basic, multi_literal } in = In::toml;
+  long line = 1;
+  std::size_t line_start = 0;
+  const auto refuse = [&](std::size_t i, const char* where) {
+    throw ConfigError(source + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) +
+                      ": a non-ASCII character " + where + " (write it inside a string, or as \\uXXXX there)");
+  };
+  const auto starts = [&](std::size_t i, const char* token) { return text.compare(i, 3, token) == 0; };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      ++line;
+      line_start = i + 1;
+      if (in == In::comment || in == In::basic || in == In::literal) in = In::toml;
+      continue;
+    }
+    switch (in) {
+      case In::toml:
+        if (c >= 0x80) refuse(i, "outside a string or comment");
+        if (c == '#') in = In::comment;
+        if (c == '"') in = starts(i, "\"\"\"") ? (i += 2, In::multi_basic) : In::basic;
+        if (c == '\'') in = starts(i, "\'\'\'") ? (i += 2, In::multi_literal) : In::literal;
+        break;
+      case In::basic:
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in = In::toml;
+        break;
+      case In::literal:
+        if (c == '\'') in = In::toml;
+        break;
+      case In::multi_basic:
+        if (c == '\\') {
+          std::size_t j = i + 1;  // a line-ending backslash: the parser skips the whitespace after it
+          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
+          if (j < text.size() && text[j] == '\n') {
+            while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
+            if (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80)
+              refuse(i, "first after a line-ending backslash");
+          }
+          ++i;
+        } else if (starts(i, "\"\"\"")) {
+          i += 2;
+          in = In::toml;
+        }
+        break;
+      case In::multi_literal:
+        if (starts(i, "\'\'\'")) {
+          i += 2;
+          in = In::toml;
+        }
+        break;
+      case In::comment:
+        break;
+    }
+  }
+}
+
 const ConfigValue& lookup(const std::map<std::string, ConfigValue>& values, const std::string& key) {
   const auto it = values.find(key);
   if (it == values.end()) throw InvariantError("configuration key '" + key + "' is not declared");
@@ -160,6 +226,7 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
                             const std::vector<std::string>& overrides, const ConfigSchema& schema) {
   Experiment e{source, text, Config(schema), {}, {}};
   e.overrides = overrides;
+  refuse_what_the_parser_mishandles(text, source);
   toml::table root;
   try {
     root = toml::parse(text, source);

@@ -94,3 +94,22 @@ TEST_CASE("config: numbers print in their shortest exact form", "[unit][config]"
   REQUIRE(to_string(ConfigValue{std::int64_t{3}}) == "3");
   REQUIRE(to_string(ConfigValue{std::string("a")}) == "\"a\"");
 }
+
+TEST_CASE("config: text the TOML parser would mishandle is refused first, naming line and column (fuzz findings)",
+          "[unit][config]") {
+  const ConfigSchema& keys = experiment::config_schema();
+  // toml++ 3.3 reached __builtin_unreachable on these (upstream #190, #295).
+  CHECK_THROWS_WITH(parse_experiment("\xd1\x87", "cyrillic.toml", {}, keys),
+                    "cyrillic.toml:1:1: a non-ASCII character outside a string or comment (write it inside a string, "
+                    "or as \\uXXXX there)");
+  CHECK_THROWS_WITH(parse_experiment("[experiment]\nname = \"\"\"\\\n\xc2\xa7\"\"\"\n", "ml.toml", {}, keys),
+                    Catch::Contains("ml.toml:2:11: a non-ASCII character first after a line-ending backslash"));
+  // Non-ASCII text inside strings and comments is fine.
+  const Experiment e = parse_experiment(
+      "[experiment] # \xd1\x87\nname = 'caf\xc3\xa9'\n[output]\nfile = \"\xd1\x87.h5\"\n", "ok.toml", {}, keys);
+  CHECK(e.base.get_string("experiment.name") == "caf\xc3\xa9");
+  // A sweep of more runs than any machine could hold is refused before it is expanded.
+  CHECK_THROWS_WITH(
+      parse_experiment("[experiment]\nreplications = 1000000\n[sweep]\n\"phold.lps\" = [1, 2]\n", "big.toml", {}, keys),
+      Catch::Contains("the sweep makes 2e+06 runs"));
+}
