@@ -144,39 +144,59 @@ namespace {
 // certain non-ASCII characters for whitespace (upstream issues #190 and #295, fixed in 2026;
 // found here by fuzz/config_fuzzer.cpp). It tests them only where TOML allows no non-ASCII
 // character anyway, outside strings and comments, and after a line-ending backslash in a
-// multi-line basic string. Such text is refused here, before the parser sees it.
+// multi-line basic string. Such text is refused here, before the parser sees it. A quote opens a
+// string here only where TOML's grammar opens one (a key at the start of a line or after '[',
+// '{' or ',', a value after '=' or inside an array): elsewhere the parser does not read a string,
+// so what follows is treated as bare TOML and any non-ASCII character in it refused.
 void refuse_what_the_parser_mishandles(const std::string& text, const std::string& source) {
   enum class In { toml, comment, basic, literal, multi_basic, multi_literal } in = In::toml;
   long line = 1;
   std::size_t line_start = 0;
+  char before = '\n';  // the last significant character in bare TOML ('\n': a line's start)
   const auto refuse = [&](std::size_t i, const char* where) {
     throw ConfigError(source + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) +
                       ": a non-ASCII character " + where + " (write it inside a string, or as \\uXXXX there)");
   };
   const auto starts = [&](std::size_t i, const char* token) { return text.compare(i, 3, token) == 0; };
+  const auto opens_string = [&] {
+    return before == '\n' || before == '=' || before == '[' || before == '{' || before == ',';
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c == '\n') {
       ++line;
       line_start = i + 1;
       if (in == In::comment || in == In::basic || in == In::literal) in = In::toml;
+      if (in == In::toml) before = '\n';
       continue;
     }
     switch (in) {
       case In::toml:
         if (c >= 0x80) refuse(i, "outside a string or comment");
-        if (c == '#') in = In::comment;
-        if (c == '"') in = starts(i, "\"\"\"") ? (i += 2, In::multi_basic) : In::basic;
-        if (c == '\'') in = starts(i, "\'\'\'") ? (i += 2, In::multi_literal) : In::literal;
+        if (c == '#') {
+          in = In::comment;
+        } else if ((c == '"' || c == '\'') && opens_string()) {
+          const char* triple = c == '"' ? "\"\"\"" : "\'\'\'";
+          const bool multi = starts(i, triple);
+          in = c == '"' ? (multi ? In::multi_basic : In::basic) : (multi ? In::multi_literal : In::literal);
+          if (multi) i += 2;
+        } else if (c != ' ' && c != '\t' && c != '\r') {
+          before = static_cast<char>(c);
+        }
         break;
       case In::basic:
-        if (c == '\\')
+        if (c == '\\') {
           ++i;
-        else if (c == '"')
+        } else if (c == '"') {
           in = In::toml;
+          before = '"';
+        }
         break;
       case In::literal:
-        if (c == '\'') in = In::toml;
+        if (c == '\'') {
+          in = In::toml;
+          before = '\'';
+        }
         break;
       case In::multi_basic:
         if (c == '\\') {
@@ -191,12 +211,14 @@ void refuse_what_the_parser_mishandles(const std::string& text, const std::strin
         } else if (starts(i, "\"\"\"")) {
           i += 2;
           in = In::toml;
+          before = '"';
         }
         break;
       case In::multi_literal:
         if (starts(i, "\'\'\'")) {
           i += 2;
           in = In::toml;
+          before = '\'';
         }
         break;
       case In::comment:

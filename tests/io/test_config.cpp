@@ -104,6 +104,9 @@ TEST_CASE("config: text the TOML parser would mishandle is refused first, naming
                     "or as \\uXXXX there)");
   CHECK_THROWS_WITH(parse_experiment("[experiment]\nname = \"\"\"\\\n\xc2\xa7\"\"\"\n", "ml.toml", {}, keys),
                     Catch::Contains("ml.toml:2:11: a non-ASCII character first after a line-ending backslash"));
+  // A quote where TOML opens no string ('-' then a quote) does not hide what follows.
+  CHECK_THROWS_WITH(parse_experiment("[experiment]\nseed = -'[e\xef\xbb\xbexic\"\n", "minus.toml", {}, keys),
+                    Catch::Contains("minus.toml:2:12: a non-ASCII character outside a string or comment"));
   // Non-ASCII text inside strings and comments is fine.
   const Experiment e = parse_experiment(
       "[experiment] # \xd1\x87\nname = 'caf\xc3\xa9'\n[output]\nfile = \"\xd1\x87.h5\"\n", "ok.toml", {}, keys);
