@@ -150,12 +150,13 @@ namespace {
 // so what follows is treated as bare TOML and any non-ASCII character in it refused.
 void refuse_what_the_parser_mishandles(const std::string& text, const std::string& source) {
   enum class In { toml, comment, basic, literal, multi_basic, multi_literal } in = In::toml;
-  long line = 1;
-  std::size_t line_start = 0;
   char before = '\n';  // the last significant character in bare TOML ('\n': a line's start)
-  const auto refuse = [&](std::size_t i, const char* where) {
-    throw ConfigError(source + ":" + std::to_string(line) + ":" + std::to_string(i - line_start + 1) +
-                      ": a non-ASCII character " + where + " (write it inside a string, or as \\uXXXX there)");
+  const auto refuse = [&](std::size_t at, const char* where) {
+    const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+    const std::size_t column = line_start == std::string::npos || at == 0 ? at + 1 : at - line_start;
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
+    throw ConfigError(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": a non-ASCII character " +
+                      where + " (write it inside a string, or as \\uXXXX there)");
   };
   const auto starts = [&](std::size_t i, const char* token) { return text.compare(i, 3, token) == 0; };
   const auto opens_string = [&] {
@@ -164,8 +165,6 @@ void refuse_what_the_parser_mishandles(const std::string& text, const std::strin
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c == '\n') {
-      ++line;
-      line_start = i + 1;
       if (in == In::comment || in == In::basic || in == In::literal) in = In::toml;
       if (in == In::toml) before = '\n';
       continue;
@@ -200,13 +199,17 @@ void refuse_what_the_parser_mishandles(const std::string& text, const std::strin
         break;
       case In::multi_basic:
         if (c == '\\') {
-          std::size_t j = i + 1;  // a line-ending backslash: the parser skips the whitespace after it
-          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
-          if (j < text.size() && text[j] == '\n') {
-            while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r' || text[j] == '\n')) ++j;
-            if (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80)
-              refuse(i, "first after a line-ending backslash");
-          }
+          // The parser tests what follows a backslash here for whitespace, then skips spaces and
+          // tabs, then (a line-ending backslash) every blank up to the next text, testing each.
+          const auto blank = [&](std::size_t j, bool lines) {
+            return text[j] == ' ' || text[j] == '\t' || (lines && (text[j] == '\r' || text[j] == '\n'));
+          };
+          std::size_t j = i + 1;
+          while (j < text.size() && blank(j, false)) ++j;
+          if (j < text.size() && (text[j] == '\r' || text[j] == '\n'))
+            while (j < text.size() && blank(j, true)) ++j;
+          if (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80)
+            refuse(j, "after a backslash in a multi-line string");
           ++i;
         } else if (starts(i, "\"\"\"")) {
           i += 2;

@@ -103,7 +103,9 @@ TEST_CASE("config: text the TOML parser would mishandle is refused first, naming
                     "cyrillic.toml:1:1: a non-ASCII character outside a string or comment (write it inside a string, "
                     "or as \\uXXXX there)");
   CHECK_THROWS_WITH(parse_experiment("[experiment]\nname = \"\"\"\\\n\xc2\xa7\"\"\"\n", "ml.toml", {}, keys),
-                    Catch::Contains("ml.toml:2:11: a non-ASCII character first after a line-ending backslash"));
+                    Catch::Contains("ml.toml:3:1: a non-ASCII character after a backslash in a multi-line string"));
+  CHECK_THROWS_WITH(parse_experiment("\"\"\" \\\xef\xbb\xb7", "key.toml", {}, keys),
+                    Catch::Contains("key.toml:1:6: a non-ASCII character after a backslash in a multi-line string"));
   // A quote where TOML opens no string ('-' then a quote) does not hide what follows.
   CHECK_THROWS_WITH(parse_experiment("[experiment]\nseed = -'[e\xef\xbb\xbexic\"\n", "minus.toml", {}, keys),
                     Catch::Contains("minus.toml:2:12: a non-ASCII character outside a string or comment"));
