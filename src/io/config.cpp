@@ -1,12 +1,11 @@
 #include "tracewarp/io/config.hpp"
 
-#include <toml++/toml.h>
-
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
+#include "toml.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/io/settings.hpp"
 
@@ -140,96 +139,6 @@ void Config::set_from_text(const std::string& key, const std::string& text, cons
 
 namespace {
 
-// toml++ 3.3 (Debian 12's) reaches __builtin_unreachable, undefined behaviour, when it tests
-// certain non-ASCII characters for whitespace (upstream issues #190 and #295, fixed in 2026;
-// found here by fuzz/config_fuzzer.cpp). It tests them only where TOML allows no non-ASCII
-// character anyway, outside strings and comments, and after a line-ending backslash in a
-// multi-line basic string. Such text is refused here, before the parser sees it. A quote opens a
-// string here only where TOML's grammar opens one (a key at the start of a line or after '[',
-// '{' or ',', a value after '=' or inside an array): elsewhere the parser does not read a string,
-// so what follows is treated as bare TOML and any non-ASCII character in it refused.
-void refuse_what_the_parser_mishandles(const std::string& text, const std::string& source) {
-  enum class In { toml, comment, basic, literal, multi_basic, multi_literal } in = In::toml;
-  char before = '\n';  // the last significant character in bare TOML ('\n': a line's start)
-  const auto refuse = [&](std::size_t at, const char* where) {
-    const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
-    const std::size_t column = line_start == std::string::npos || at == 0 ? at + 1 : at - line_start;
-    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n');
-    throw ConfigError(source + ":" + std::to_string(line) + ":" + std::to_string(column) + ": a non-ASCII character " +
-                      where + " (write it inside a string, or as \\uXXXX there)");
-  };
-  const auto starts = [&](std::size_t i, const char* token) { return text.compare(i, 3, token) == 0; };
-  const auto opens_string = [&] {
-    return before == '\n' || before == '=' || before == '[' || before == '{' || before == ',';
-  };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') {
-      if (in == In::comment || in == In::basic || in == In::literal) in = In::toml;
-      if (in == In::toml) before = '\n';
-      continue;
-    }
-    switch (in) {
-      case In::toml:
-        if (c >= 0x80) refuse(i, "outside a string or comment");
-        if (c == '#') {
-          in = In::comment;
-        } else if ((c == '"' || c == '\'') && opens_string()) {
-          const char* triple = c == '"' ? "\"\"\"" : "\'\'\'";
-          const bool multi = starts(i, triple);
-          in = c == '"' ? (multi ? In::multi_basic : In::basic) : (multi ? In::multi_literal : In::literal);
-          if (multi) i += 2;
-        } else if (c != ' ' && c != '\t' && c != '\r') {
-          before = static_cast<char>(c);
-        }
-        break;
-      case In::basic:
-        if (c == '\\') {
-          ++i;
-        } else if (c == '"') {
-          in = In::toml;
-          before = '"';
-        }
-        break;
-      case In::literal:
-        if (c == '\'') {
-          in = In::toml;
-          before = '\'';
-        }
-        break;
-      case In::multi_basic:
-        if (c == '\\') {
-          // The parser tests what follows a backslash here for whitespace, then skips spaces and
-          // tabs, then (a line-ending backslash) every blank up to the next text, testing each.
-          const auto blank = [&](std::size_t j, bool lines) {
-            return text[j] == ' ' || text[j] == '\t' || (lines && (text[j] == '\r' || text[j] == '\n'));
-          };
-          std::size_t j = i + 1;
-          while (j < text.size() && blank(j, false)) ++j;
-          if (j < text.size() && (text[j] == '\r' || text[j] == '\n'))
-            while (j < text.size() && blank(j, true)) ++j;
-          if (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80)
-            refuse(j, "after a backslash in a multi-line string");
-          ++i;
-        } else if (starts(i, "\"\"\"")) {
-          i += 2;
-          in = In::toml;
-          before = '"';
-        }
-        break;
-      case In::multi_literal:
-        if (starts(i, "\'\'\'")) {
-          i += 2;
-          in = In::toml;
-          before = '\'';
-        }
-        break;
-      case In::comment:
-        break;
-    }
-  }
-}
-
 const ConfigValue& lookup(const std::map<std::string, ConfigValue>& values, const std::string& key) {
   const auto it = values.find(key);
   if (it == values.end()) throw InvariantError("configuration key '" + key + "' is not declared");
@@ -251,7 +160,6 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
                             const std::vector<std::string>& overrides, const ConfigSchema& schema) {
   Experiment e{source, text, Config(schema), {}, {}};
   e.overrides = overrides;
-  refuse_what_the_parser_mishandles(text, source);
   toml::table root;
   try {
     root = toml::parse(text, source);

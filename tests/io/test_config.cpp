@@ -95,24 +95,19 @@ TEST_CASE("config: numbers print in their shortest exact form", "[unit][config]"
   REQUIRE(to_string(ConfigValue{std::string("a")}) == "\"a\"");
 }
 
-TEST_CASE("config: text the TOML parser would mishandle is refused first, naming line and column (fuzz findings)",
+TEST_CASE("config: non-ASCII text the TOML parser of Debian 12 mishandled is a plain error (fuzz findings)",
           "[unit][config]") {
   const ConfigSchema& keys = experiment::config_schema();
-  // toml++ 3.3 reached __builtin_unreachable on these (upstream #190, #295).
-  CHECK_THROWS_WITH(parse_experiment("\xd1\x87", "cyrillic.toml", {}, keys),
-                    "cyrillic.toml:1:1: a non-ASCII character outside a string or comment (write it inside a string, "
-                    "or as \\uXXXX there)");
-  CHECK_THROWS_WITH(parse_experiment("[experiment]\nname = \"\"\"\\\n\xc2\xa7\"\"\"\n", "ml.toml", {}, keys),
-                    Catch::Contains("ml.toml:3:1: a non-ASCII character after a backslash in a multi-line string"));
-  CHECK_THROWS_WITH(parse_experiment("\"\"\" \\\xef\xbb\xb7", "key.toml", {}, keys),
-                    Catch::Contains("key.toml:1:6: a non-ASCII character after a backslash in a multi-line string"));
-  // A quote where TOML opens no string ('-' then a quote) does not hide what follows.
-  CHECK_THROWS_WITH(parse_experiment("[experiment]\nseed = -'[e\xef\xbb\xbexic\"\n", "minus.toml", {}, keys),
-                    Catch::Contains("minus.toml:2:12: a non-ASCII character outside a string or comment"));
-  // Non-ASCII text inside strings and comments is fine.
+  // toml++ 3.3 reached __builtin_unreachable on each of these (upstream #190, #295; src/io/toml.hpp).
+  for (const std::string& text : {std::string("\xd1\x87"), std::string("[experiment]\nseed = -'[e\xef\xbb\xbexic\"\n"),
+                                  std::string("[''.'['\xc9\xae\x03"), std::string("\"\"\" \\\xef\xbb\xb7")})
+    CHECK_THROWS_AS(parse_experiment(text, "odd.toml", {}, keys), ConfigError);
+  CHECK_THROWS_WITH(parse_experiment("\xd1\x87", "cyrillic.toml", {}, keys), Catch::StartsWith("cyrillic.toml:1:1: "));
+  // ... and accepted where TOML allows it: in strings, comments, after a line-ending backslash.
   const Experiment e = parse_experiment(
-      "[experiment] # \xd1\x87\nname = 'caf\xc3\xa9'\n[output]\nfile = \"\xd1\x87.h5\"\n", "ok.toml", {}, keys);
-  CHECK(e.base.get_string("experiment.name") == "caf\xc3\xa9");
+      "[experiment] # \xd1\x87\nname = \"\"\"caf\\\n  \xc2\xa7\xc3\xa9\"\"\"\n[output]\nfile = '\xd1\x87.h5'\n",
+      "ok.toml", {}, keys);
+  CHECK(e.base.get_string("experiment.name") == "caf\xc2\xa7\xc3\xa9");
   // A sweep of more runs than any machine could hold is refused before it is expanded.
   CHECK_THROWS_WITH(
       parse_experiment("[experiment]\nreplications = 1000000\n[sweep]\n\"phold.lps\" = [1, 2]\n", "big.toml", {}, keys),
