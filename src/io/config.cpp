@@ -194,16 +194,13 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     // An override of a swept key fixes it.
     std::erase_if(e.sweep, [&](const auto& s) { return s.first == key; });
   }
-  std::int64_t replications = 1;
   try {
-    replications = experiment_params().read(e.base).replications;  // its bounds now, not per run
+    experiment_params().read(e.base);  // the experiment section's bounds, now rather than per run
   } catch (const ConfigError& err) {
     throw ConfigError(source + ": " + err.what());
   }
-  // A sweep is expanded into one RunSpec per run: refuse sizes no machine could hold.
-  double runs = static_cast<double>(replications);
-  for (const auto& [key, values] : e.sweep) runs *= static_cast<double>(values.size());
-  if (runs > static_cast<double>(kMaxRuns)) {
+  // A sweep is expanded into one RunSpec (a full copy of the parameters) per run.
+  if (const double runs = e.run_count(); runs > static_cast<double>(kMaxRuns)) {
     char count[32];
     std::snprintf(count, sizeof count, "%.6g", runs);
     throw ConfigError(source + ": the sweep makes " + count +
@@ -225,6 +222,12 @@ std::string RunSpec::varied_text() const {
   std::string s;
   for (const auto& [k, v] : varied) s += (s.empty() ? "" : ", ") + k + "=" + to_string(v);
   return s;
+}
+
+double Experiment::run_count() const {
+  double runs = static_cast<double>(experiment_params().read(base).replications);
+  for (const auto& [key, values] : sweep) runs *= static_cast<double>(values.size());
+  return runs;
 }
 
 std::vector<RunSpec> Experiment::runs() const {

@@ -174,7 +174,7 @@ bool SwfReader::convert(std::string_view line, workload::Job& job) {
     tally_.drop("submit time unknown");
     return false;
   }
-  if (run <= 0) {
+  if (from_seconds(run) <= 0) {  // (a positive run shorter than a nanosecond rounds to 0)
     tally_.drop("run time <= 0 or unknown");
     return false;
   }

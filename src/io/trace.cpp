@@ -119,7 +119,13 @@ class CsvTraceReader : public TraceReader {
       const CsvRow row(lines_.path(), lines_.line_number(), text, columns_);
       ++tally_.records;
       job = workload::Job{};
-      if (convert(row, job)) return true;
+      if (!convert(row, job)) continue;
+      // A positive run shorter than the clock's nanosecond rounds to 0 (libFuzzer finding).
+      if (job.run <= 0) {
+        tally_.drop("run time <= 0");
+        continue;
+      }
+      return true;
     }
     return finish(job);
   }
@@ -398,7 +404,7 @@ class TaskDurationsReader final : public TraceReader {
                          "says " + std::to_string(tasks) + " tasks, the line has " + std::to_string(v.size() - 3));
       if (v[0] < 0) throw InputError(lines_.path(), lines_.line_number(), "field 1 (arrival)", "negative time");
       const double longest = *std::max_element(v.begin() + 3, v.end());
-      if (longest <= 0) {
+      if (seconds_to_time(longest) <= 0) {  // (shorter than a nanosecond rounds to 0)
         tally_.drop("run time <= 0");
         continue;
       }

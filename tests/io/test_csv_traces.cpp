@@ -164,3 +164,15 @@ TEST_CASE("csv traces: negative demands and times beyond the clock are errors na
   const TempFile durations("5 1 7.5 92233720368547758077.5\n", ".tr");
   REQUIRE_THROWS_WITH(load(durations), Catch::Contains("field 4") && Catch::Contains("beyond a century of seconds"));
 }
+
+TEST_CASE("csv traces: a run shorter than a nanosecond is dropped, not a job of run time 0 (fuzz finding)",
+          "[unit][io][csv]") {
+  const TempFile f(
+      "1000000,,7,0,,0,alice,1,9,0.5,0.25,0,0\n"
+      "2000000,,7,0,m1,1,alice,1,9,0.5,0.25,0,0\n"
+      "2000000.0001,,7,0,m1,4,alice,1,9,0.5,0.25,0,0\n",
+      "_task_events.csv");
+  const workload::Workload w = load(f);
+  REQUIRE(w.jobs.empty());
+  REQUIRE(w.tally.dropped.at("run time <= 0") == 1);
+}

@@ -71,10 +71,11 @@ struct Experiment {
   std::vector<std::pair<std::string, std::vector<ConfigValue>>> sweep;  // key order = crossing order
   std::vector<std::string> overrides;                                   // the --set arguments
   std::vector<RunSpec> runs() const;  // expanded: sweep keys in order (first slowest), seeds fastest
+  double run_count() const;           // how many runs() gives, without expanding them
 };
 
 // The most runs one experiment may expand to (sweep points x replications).
-inline constexpr std::int64_t kMaxRuns = 1'000'000;
+inline constexpr std::int64_t kMaxRuns = 100'000;
 
 // Reads and validates an experiment file against a schema, applying the --set overrides
 // (key=value) last.
