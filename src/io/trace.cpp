@@ -256,6 +256,10 @@ class Google2011Reader final : public CsvTraceReader {
       throw InputError(lines_.path(), lines_.line_number(), columns_[5], "unknown event type");
     const auto job_id = static_cast<std::uint64_t>(std::max(0.0, r.count(2)));
     const std::uint64_t id = (job_id << 20) ^ static_cast<std::uint64_t>(std::max(0.0, r.count(3)));
+    // The trace writes 2^63-1 for "after the window": only a finish may carry it (it is then
+    // dropped below); a submit or schedule there would put 9e18 us on the nanosecond clock.
+    if (t >= kAfterTraceEnd && static_cast<int>(event) != kFinish)
+      return tally_.drop("event after the trace window"), false;
     Open& task = open_[id];
     switch (static_cast<int>(event)) {
       case kSubmit:

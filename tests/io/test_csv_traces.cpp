@@ -175,4 +175,13 @@ TEST_CASE("csv traces: a run shorter than a nanosecond is dropped, not a job of 
   const workload::Workload w = load(f);
   REQUIRE(w.jobs.empty());
   REQUIRE(w.tally.dropped.at("run time <= 0") == 1);
+  // A submit at the trace's "after the window" time (2^63-1 us) is not a job submitted in 292,000 years.
+  const TempFile late(
+      "9223372036854775807,,7,0,,0,alice,1,9,0.5,0.25,0,0\n"
+      "9223372036854775807,,7,0,m1,1,alice,1,9,0.5,0.25,0,0\n"
+      "9223372036854775807,,7,0,m1,4,alice,1,9,0.5,0.25,0,0\n",
+      "_task_events.csv");
+  const workload::Workload l = load(late);
+  REQUIRE(l.jobs.empty());
+  REQUIRE(l.tally.dropped.at("event after the trace window") == 2);
 }
