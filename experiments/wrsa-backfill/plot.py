@@ -5,6 +5,13 @@
   makespan.csv / makespan.png    makespan of each policy relative to EASY (mean over windows),
                                  per requested-time variant (original, WRA 100%, WRA 20%) and
                                  inter-arrival scaling
+  makespan_by_window.csv         the same per window (the study's comparison is per window)
+  user_metrics.csv               the study's per-user metrics on Original at the normal arrival
+                                 rate (IAT x1): Waittime = wait / requested nodes, Slowdown =
+                                 (wait + run) / run, Delay = max(0, T1 - T0), each averaged over
+                                 the user's jobs, per policy, user and window
+  user_metrics.png               those against the user's WRSA, per policy
+  user_metrics_by_wrsa.csv       their means per policy over users grouped by WRSA tercile
   utilisation.csv                utilisation of each policy, same layout
   wait_by_class.png              mean wait by node class and by requested-walltime class, per
                                  policy (original walltimes, IAT x1/4)
@@ -56,6 +63,8 @@ def main() -> int:
     makespan = makespan[policies].sort_index(ascending=[True, False])
     utilisation = utilisation[policies].sort_index(ascending=[True, False])
     makespan.to_csv(os.path.join(out, "makespan.csv"))
+    table.pivot_table(index=["variant", "iat", "window"], columns="policy", values="makespan_vs_easy")[policies].to_csv(
+        os.path.join(out, "makespan_by_window.csv"))
     utilisation.to_csv(os.path.join(out, "utilisation.csv"))
     with pd.option_context("display.width", 160, "display.float_format", "{:.4f}".format):
         print("makespan relative to EASY (mean over windows)")
@@ -116,6 +125,8 @@ def main() -> int:
     print("\nSpearman correlation of users' WRSA with their service (original, IAT x1/4)")
     print(corr.to_string(float_format="{:.3f}".format))
 
+    study_user_metrics(r, runs, policies, out)
+
     fig, ax = plt.subplots(figsize=(9, 4))
     first_window = detail["workload.window_start"].min()
     for run_id, run in detail[detail["workload.window_start"] == first_window].iterrows():
@@ -128,6 +139,51 @@ def main() -> int:
     fig.savefig(os.path.join(out, "utilisation_over_time.png"), dpi=120)
     print(f"wrote {out}/makespan.png, wait_by_class.png, user_wrsa.png, utilisation_over_time.png and CSVs")
     return 0
+
+
+STUDY_METRICS = {"waittime": "Waittime (wait / requested nodes, s)", "slowdown": "Slowdown ((wait + run) / run)",
+                 "delay": "Delay (max(0, T1 - T0), s)"}
+
+
+def study_user_metrics(r, runs, policies, out):
+    """The study's per-user figures: Original requests at the normal arrival rate."""
+    normal = runs[(runs["wra_name"] == "original") & np.isclose(runs["workload.iat_scale"], 1.0)]
+    if normal.empty:
+        return
+    rows = []
+    for run_id, run in normal.iterrows():
+        j = r.table(run_id, "jobs")
+        j = j[(j["status"] != 2) & (j["run_s"] > 0)]
+        per_job = pd.DataFrame({"user": j["user"], "wrsa": j["wrsa_at_submit"],
+                                "waittime": j["wait_s"] / j["nodes"],
+                                "slowdown": (j["wait_s"] + j["run_s"]) / j["run_s"], "delay": j["delay_s"]})
+        per_user = per_job.groupby("user").agg(jobs=("wrsa", "size"), wrsa=("wrsa", "mean"), waittime=("waittime", "mean"),
+                                               slowdown=("slowdown", "mean"), delay=("delay", "mean"))
+        per_user = per_user[per_user["jobs"] >= 10].reset_index()
+        rows.append(per_user.assign(policy=run["batch.policy"], window=run["workload.window_start"]))
+    users = pd.concat(rows)
+    users.to_csv(os.path.join(out, "user_metrics.csv"), index=False)
+    # WRSA does not depend on the policy (run times are the trace's), so users group alike.
+    users["wrsa_group"] = users.groupby(["window", "policy"])["wrsa"].transform(
+        lambda w: pd.qcut(w.rank(method="first"), 3, labels=["low", "mid", "high"]))
+    by_group = users.pivot_table(index="policy", columns="wrsa_group", values=list(STUDY_METRICS), aggfunc="mean",
+                                 observed=False).reindex(policies)
+    by_group.to_csv(os.path.join(out, "user_metrics_by_wrsa.csv"))
+    with pd.option_context("display.width", 200, "display.float_format", "{:.1f}".format):
+        print("\nstudy metrics per user (Original, IAT x1, users with >= 10 jobs), mean over users by WRSA tercile")
+        print(by_group.to_string())
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
+    for ax, (col, label) in zip(axes, STUDY_METRICS.items()):
+        for policy in policies:
+            u = users[users["policy"] == policy]
+            ax.scatter(u["wrsa"], u[col], s=8, alpha=0.6, label=policy)
+        ax.set_xlabel("user's mean WRSA at submission")
+        ax.set_ylabel(label)
+        ax.set_yscale("symlog")
+    axes[0].legend()
+    fig.suptitle("The study's per-user metrics (Original, normal arrival rate, users with >= 10 jobs)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "user_metrics.png"), dpi=120)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,10 @@ const ParamTable<WorkloadTransforms>& workload_transform_params() {
   using P = WorkloadTransforms;
   static const ParamTable<P> table =
       ParamTable<P>("workload")
-          .number("min_run_s", &P::min_run_s, "drop jobs that ran less than this, seconds (applied first)")
+          .flag("successful_only", &P::successful_only,
+                "keep only jobs that completed (SWF status 1) with a requested time they did not overrun: the WRSA "
+                "study's Original workload (applied first)")
+          .number("min_run_s", &P::min_run_s, "drop jobs that ran less than this, seconds (after successful_only)")
           .integer("window_start", &P::window_start, "skip this many jobs (after min_run_s)")
           .integer("window_jobs", &P::window_jobs, "then keep this many jobs (0 = all)")
           .number("wra", &P::wra, "walltime request accuracy transform: requested := run / wra (0 = original requests)")

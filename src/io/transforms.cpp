@@ -19,6 +19,20 @@ std::string number(double v) {
 }
 }  // namespace
 
+void keep_successful_jobs(workload::Workload& w) {
+  constexpr std::int32_t kSwfCompleted = 1;
+  std::uint64_t failed = 0, unknown_request = 0, overran = 0;
+  std::erase_if(w.jobs, [&](const workload::Job& j) {
+    if (j.status != kSwfCompleted) return ++failed, true;
+    if (j.requested_from_run || j.requested < 0) return ++unknown_request, true;
+    if (j.run > j.requested) return ++overran, true;
+    return false;
+  });
+  w.transforms.push_back("keep_successful_jobs(dropped_not_completed=" + std::to_string(failed) +
+                         ", dropped_no_request=" + std::to_string(unknown_request) +
+                         ", dropped_overran=" + std::to_string(overran) + ")");
+}
+
 void drop_short_jobs(workload::Workload& w, double min_run_s) {
   if (min_run_s < 0) throw ConfigError("workload.min_run_s must be >= 0");
   const Time limit = from_seconds(min_run_s);
@@ -76,6 +90,7 @@ void scale_nodes(workload::Workload& w, std::uint32_t from_nodes, std::uint32_t 
 }
 
 void apply_transforms(workload::Workload& w, const WorkloadTransforms& t) {
+  if (t.successful_only) keep_successful_jobs(w);
   if (t.min_run_s > 0) drop_short_jobs(w, t.min_run_s);
   if (t.window_start > 0 || t.window_jobs > 0) take_window(w, t.window_start, t.window_jobs);
   if (t.wra > 0) set_request_accuracy(w, t.wra);

@@ -104,3 +104,23 @@ TEST_CASE("transforms: the workload.* keys build the workload, data path expande
   REQUIRE(w.jobs[1].requested == w.jobs[1].run);  // wra = 1
   REQUIRE(w.transforms.size() == 3);
 }
+
+TEST_CASE("transforms: successful_only keeps the WRSA study's Original workload", "[unit][io][transforms]") {
+  // Status (field 11): 1 completed, 0 failed, 5 cancelled. Requested time is field 9.
+  const tracewarp::testing::TempFile f(
+      "; MaxNodes: 8\n; MaxProcs: 8\n"
+      "1 0 0 100 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n"     // completed within its request: kept
+      "2 10 0 100 1 -1 -1 1 200 -1 0 1 1 -1 1 -1 -1 -1\n"    // failed
+      "3 20 0 50 1 -1 -1 1 200 -1 5 1 1 -1 1 -1 -1 -1\n"     // cancelled
+      "4 30 0 300 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n"    // completed but ran over its request
+      "5 40 0 100 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"     // no requested time: not a valid request
+      "6 50 0 200 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n");  // exactly its request: kept
+  const Experiment e = parse_experiment("[workload]\ntrace = \"" + f.path() + "\"\nsuccessful_only = true\n", "w.toml",
+                                        {}, core_config_keys());
+  const workload::Workload w = load_configured_workload(e.base);
+  REQUIRE(w.jobs.size() == 2);
+  REQUIRE(w.jobs[0].id == 1);
+  REQUIRE(w.jobs[1].id == 6);
+  REQUIRE(w.transforms.front() ==
+          "keep_successful_jobs(dropped_not_completed=2, dropped_no_request=1, dropped_overran=1)");
+}

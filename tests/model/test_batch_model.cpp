@@ -119,7 +119,7 @@ TEST_CASE("batch model: FCFS on the hand-worked schedule", "[unit][model][batch]
 
 TEST_CASE("batch model: every policy passes the rollback check; oversized jobs are rejected",
           "[unit][model][batch][rollback-check]") {
-  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "wrsa-or", "wrsa-ar"}) {
+  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "lwjf-fill", "wrsa-or", "wrsa-ar"}) {
     CAPTURE(policy);
     const BatchResult reference = run_hand(policy);
     const BatchResult checked = run_hand(policy, SyncMode::rollback_check);

@@ -28,7 +28,7 @@ bool same_series(const std::vector<SeriesRow>& a, const std::vector<SeriesRow>& 
 TEST_CASE("batch model: optimistic on any rank count matches sequential, every policy", "[mpi][batch]") {
   const Communicator world = Communicator::world();
   const workload::Workload w = random_workload(600, 64);
-  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "wrsa-or", "wrsa-ar"}) {
+  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "lwjf-fill", "wrsa-or", "wrsa-ar"}) {
     BatchParams p;
     p.nodes = 64;
     p.block_nodes = 8;  // 8 blocks spread over the ranks

@@ -140,19 +140,20 @@ TEST_CASE("policies: jobs larger than the machine are refused loudly; names reso
     AnyBatchPolicy p = find_batch_policy(name).make(PolicySettings{});
     std::visit([](auto& policy) { REQUIRE_THROWS_AS(run_pass(policy, 0, 4, {}, {job(1, 5, 10)}), InvariantError); }, p);
   }
-  REQUIRE_THROWS_WITH(find_batch_policy("sjf"),
-                      "unknown batch policy 'sjf' (fcfs, easy, conservative, interval, lwjf, wrsa-or, wrsa-ar)");
+  REQUIRE_THROWS_WITH(
+      find_batch_policy("sjf"),
+      "unknown batch policy 'sjf' (fcfs, easy, conservative, interval, lwjf, lwjf-fill, wrsa-or, wrsa-ar)");
 }
 
 TEST_CASE("policy registry: every policy by name, WRSA's alpha and beta reach the policies", "[unit][policy]") {
-  REQUIRE(batch_policy_names() ==
-          std::vector<std::string>{"fcfs", "easy", "conservative", "interval", "lwjf", "wrsa-or", "wrsa-ar"});
+  REQUIRE(batch_policy_names() == std::vector<std::string>{"fcfs", "easy", "conservative", "interval", "lwjf",
+                                                           "lwjf-fill", "wrsa-or", "wrsa-ar"});
   for (const BatchPolicyInfo& info : batch_policies()) {
     CAPTURE(info.name);
     const AnyBatchPolicy p = info.make(PolicySettings{});
     REQUIRE_FALSE(info.description.empty());
     REQUIRE(std::visit([](const auto& policy) { return policy.reads_wrsa(); }, p) ==
-            (info.name == "lwjf" || info.name.rfind("wrsa-", 0) == 0));
+            (info.name.rfind("lwjf", 0) == 0 || info.name.rfind("wrsa-", 0) == 0));
   }
   PolicySettings s;
   s.wrsa_alpha = 2.0;

@@ -30,14 +30,58 @@ TEST_CASE("wrsa: scores start at 1 and follow WRSA <- beta*WRSA + (1-beta)*WRA",
   REQUIRE(s.score(9) == 1.0);
 }
 
-TEST_CASE("lwjf: highest-WRSA jobs first, every one that fits, no reservations", "[unit][policy][wrsa]") {
-  LwjfPolicy lwjf;
-  // 6 free of 10. Order by WRSA: B (0.9), C (0.9, after B in queue order), D (0.7), A (0.5).
-  // B (2) starts -> 4 free; C (4) starts -> 0 free; D and A wait.
-  const std::vector<QueuedJob> queue = {job(1, 4, 10, 0.5), job(2, 2, 10, 0.9), job(3, 4, 10, 0.9), job(4, 1, 10, 0.7)};
+TEST_CASE("lwjf: FCFS over the queue in descending WRSA, stopping at the first job that does not fit",
+          "[unit][policy][wrsa]") {
+  // 6 free of 10. Order by WRSA: B (0.9, 2 nodes), C (0.9, after B in queue order, 5 nodes),
+  // D (0.7, 1 node), A (0.5, 4 nodes). B starts -> 4 free; C does not fit: the pass stops, so D
+  // waits although it would fit. No reservations beyond the started jobs.
+  const std::vector<QueuedJob> queue = {job(1, 4, 10, 0.5), job(2, 2, 10, 0.9), job(3, 5, 10, 0.9), job(4, 1, 10, 0.7)};
   const std::vector<RunningJob> running = {{9, 4, 0, 100}};
-  const PassDecision d = lwjf.pass({0, queue, running, 10, 6, 0, 0});
-  REQUIRE(d.start_now == std::vector<JobId>{2, 3});
+  LwjfPolicy lwjf;
+  PassDecision d = lwjf.pass({0, queue, running, 10, 6, 0, 0});
+  REQUIRE(d.start_now == std::vector<JobId>{2});
+  REQUIRE(d.reservations.size() == 1);
+  SECTION("the lwjf-fill variant skips the misfit and starts D, then A does not fit") {
+    LwjfPolicy fill{LwjfPolicy::OnMisfit::skip};
+    d = fill.pass({0, queue, running, 10, 6, 0, 0});
+    REQUIRE(d.start_now == std::vector<JobId>{2, 4});
+  }
+  SECTION("with equal scores lwjf is FCFS") {
+    std::vector<QueuedJob> equal = queue;
+    for (QueuedJob& q : equal) q.wrsa = 0.5;
+    FcfsPolicy fcfs;
+    REQUIRE(lwjf.pass({0, equal, running, 10, 6, 0, 0}).start_now ==
+            fcfs.pass({0, equal, running, 10, 6, 0, 0}).start_now);
+  }
+}
+
+TEST_CASE("wrsa policies: the depth is the first jobs in descending WRSA of the whole queue, not the first arrivals",
+          "[unit][policy][wrsa]") {
+  // 150 queued jobs of 2 nodes, 100 s; the only accurate user's job (WRSA 1.0, 1 node) arrived
+  // 150th, beyond the first 100 arrivals. 1 node free of 10, depth 100.
+  std::vector<QueuedJob> queue;
+  for (JobId id = 1; id <= 149; ++id) queue.push_back(job(id, 2, 100, 0.4));
+  queue.push_back(job(150, 1, 100, 1.0));
+  const std::vector<RunningJob> running = {{999, 9, 0, 50}};
+  const SchedulingInput in{0, queue, running, 10, 1, 100, 0};
+  SECTION("lwjf starts it: it heads the WRSA order") {
+    LwjfPolicy lwjf;
+    REQUIRE(lwjf.pass(in).start_now == std::vector<JobId>{150});
+  }
+  SECTION("wrsa-or backfills it: the head (2 nodes, shadow 50) leaves it the one spare node") {
+    WrsaOneReservedPolicy wrsa_or;
+    REQUIRE(wrsa_or.pass(in).start_now == std::vector<JobId>{150});
+    EasyBackfillPolicy easy;  // EASY's first 100 arrivals do not include it
+    REQUIRE(easy.pass(in).start_now.empty());
+  }
+  SECTION("wrsa-ar reserves it first and starts it now") {
+    WrsaAllReservedPolicy wrsa_ar;
+    const PassDecision d = wrsa_ar.pass(in);
+    REQUIRE(d.start_now == std::vector<JobId>{150});
+    REQUIRE(reservation_of(d, 149) == -1);  // the 100 considered are 150 and the first 99 arrivals
+    REQUIRE(reservation_of(d, 99) >= 0);
+    REQUIRE(reservation_of(d, 100) == -1);
+  }
 }
 
 TEST_CASE("wrsa-or: a more accurate user may delay the head within (alpha - 1) x its walltime",
@@ -62,6 +106,38 @@ TEST_CASE("wrsa-or: a more accurate user may delay the head within (alpha - 1) x
   REQUIRE(d.start_now.empty());
   EasyBackfillPolicy easy;
   REQUIRE(easy.pass({0, queue, running, 10, 4, 0, 0}).start_now.empty());
+}
+
+TEST_CASE("wrsa-or: T0 is the head's first planned start and stays fixed over passes, so delays do not compound",
+          "[unit][policy][wrsa]") {
+  // 10 nodes; R1 and R2 (3 nodes each) hold until 100; 4 free. Pass at 0: head H (8 nodes,
+  // 100 s, WRSA 0.5) is first reserved at T0 = 100, so its bound is 100 + 0.5 x 100 = 150 for
+  // good. X (4 nodes until 130, WRSA 0.9) moves H to 130 <= 150 and starts.
+  WrsaOneReservedPolicy wrsa_or;
+  const QueuedJob head = job(1, 8, 100, 0.5);
+  PassDecision d = wrsa_or.pass({0, std::vector<QueuedJob>{head, job(2, 4, 130, 0.9)},
+                                 std::vector<RunningJob>{{10, 3, 0, 100}, {11, 3, 0, 100}}, 10, 4, 0, 0});
+  REQUIRE(d.start_now == std::vector<JobId>{2});
+  REQUIRE(reservation_of(d, 1) == 130);
+  // Pass at 20: R1 ended early; R2 (until 100) and X (until 130) run, 3 free; H can start at 130.
+  const std::vector<RunningJob> running = {{11, 3, 0, 100}, {2, 4, 0, 130}};
+  SECTION("Y, ending at 170, would move H to 170: beyond the fixed bound 150 (130 + 50 would allow it)") {
+    for (const Time now : {20, 30}) {  // and again on the next pass: the bound does not drift
+      d = wrsa_or.pass({now, std::vector<QueuedJob>{head, job(3, 3, 170 - now, 0.9)}, running, 10, 3, 0, 0});
+      REQUIRE(d.start_now.empty());
+      REQUIRE(reservation_of(d, 1) == 130);
+    }
+  }
+  SECTION("Z, ending at 150, moves H exactly to the bound: allowed") {
+    d = wrsa_or.pass({20, std::vector<QueuedJob>{head, job(4, 3, 130, 0.9)}, running, 10, 3, 0, 0});
+    REQUIRE(d.start_now == std::vector<JobId>{4});
+    REQUIRE(reservation_of(d, 1) == 150);
+  }
+  SECTION("a new head gets its own T0") {
+    d = wrsa_or.pass({20, std::vector<QueuedJob>{job(5, 8, 100, 0.5), job(3, 3, 150, 0.9)}, running, 10, 3, 0, 0});
+    REQUIRE(d.start_now == std::vector<JobId>{3});  // T0 = 130, bound 180: moved to 170
+    REQUIRE(reservation_of(d, 5) == 170);
+  }
 }
 
 namespace {

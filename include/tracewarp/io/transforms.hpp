@@ -1,7 +1,7 @@
 // workload::Workload transformations the studies use. Each one changes a workload::Workload in place and appends a
 // description of itself to Workload::transforms, which goes into the results file, so a run's
 // workload can be rebuilt from its output alone. apply_transforms runs them in this fixed order:
-// drop short jobs, take a window, set requested-time accuracy, scale inter-arrival times,
+// keep only successful jobs, drop short jobs, take a window, set requested-time accuracy, scale inter-arrival times,
 // scale node counts.
 #pragma once
 
@@ -14,6 +14,7 @@
 namespace tracewarp::io {
 
 struct WorkloadTransforms {
+  bool successful_only = false;      // keep only jobs that completed within their request (below)
   double min_run_s = 0;              // drop jobs that ran less than this
   std::uint64_t window_start = 0;    // skip this many jobs
   std::uint64_t window_jobs = 0;     // then keep this many (0 = all)
@@ -23,6 +24,10 @@ struct WorkloadTransforms {
   std::uint32_t machine_nodes = 0;   // 0: the workload's MaxNodes
 };
 
+// The WRSA study's "Original" workload: only jobs whose request was valid and that ran
+// successfully — trace status completed (SWF status 1), a requested time given by the trace, and
+// run time <= requested (no overrun; nothing cancelled, failed or killed).
+void keep_successful_jobs(workload::Workload& w);
 void drop_short_jobs(workload::Workload& w, double min_run_s);
 void take_window(workload::Workload& w, std::uint64_t start, std::uint64_t count);
 void set_request_accuracy(workload::Workload& w, double wra);

@@ -30,8 +30,10 @@ const std::vector<BatchPolicyInfo>& batch_policies() {
        [](const PolicySettings& s) -> AnyBatchPolicy {
          return IntervalPolicy{parse_interval_pattern(s.interval_pattern)};
        }},
-      {"lwjf", "largest WRSA job first: every job that fits, in descending WRSA, no reservations", false,
+      {"lwjf", "largest WRSA job first: FCFS over the queue in descending WRSA, stops at the first misfit", false,
        [](const PolicySettings&) -> AnyBatchPolicy { return LwjfPolicy{}; }},
+      {"lwjf-fill", "LWJF variant: every job that fits starts, in descending WRSA, no reservations", false,
+       [](const PolicySettings&) -> AnyBatchPolicy { return LwjfPolicy{LwjfPolicy::OnMisfit::skip}; }},
       {"wrsa-or", "EASY with backfill in descending WRSA; higher-WRSA users may delay the head up to alpha", false,
        [](const PolicySettings& s) -> AnyBatchPolicy { return WrsaOneReservedPolicy{s.wrsa()}; }},
       {"wrsa-ar", "conservative backfill in descending WRSA; may push lower-WRSA reservations up to alpha", false,

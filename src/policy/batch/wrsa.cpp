@@ -15,12 +15,20 @@ using detail::start_in_order;
 
 namespace {
 
-// Positions 0..limit-1 of the queue in descending WRSA, ties in queue order.
-std::vector<std::size_t> by_wrsa(const SchedulingInput& in, std::size_t first, std::size_t limit) {
-  std::vector<std::size_t> order(limit - first);
-  std::iota(order.begin(), order.end(), first);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return in.queue[a].wrsa > in.queue[b].wrsa; });
+// The queue positions a WRSA policy considers: the first `depth` of the whole queue in descending
+// WRSA, ties in queue order (all of it when depth is 0), in that order.
+std::vector<std::size_t> considered_by_wrsa(const SchedulingInput& in) {
+  std::vector<std::size_t> order(in.queue.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const auto before = [&](std::size_t a, std::size_t b) {
+    return in.queue[a].wrsa != in.queue[b].wrsa ? in.queue[a].wrsa > in.queue[b].wrsa : a < b;
+  };
+  const std::size_t limit = considered(in);
+  if (limit < order.size()) {  // only the top `limit` need sorting
+    std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(limit), order.end(), before);
+    order.resize(limit);
+  }
+  std::sort(order.begin(), order.end(), before);
   return order;
 }
 
@@ -41,9 +49,13 @@ void WrsaScores::on_completion(std::int32_t user, Time executed, Time requested,
 PassDecision LwjfPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;
-  for (const std::size_t i : by_wrsa(in, 0, considered(in))) {
+  for (const std::size_t i : considered_by_wrsa(in)) {
     const QueuedJob& job = in.queue[i];
-    if (job.nodes > free) continue;
+    detail::check_fits_machine(job, in);
+    if (job.nodes > free) {
+      if (on_misfit_ == OnMisfit::stop) break;
+      continue;
+    }
     free -= job.nodes;
     out.start_now.push_back(job.id);
     out.reservations.push_back({job.id, in.now});
@@ -61,10 +73,12 @@ PassDecision WrsaOneReservedPolicy::pass(const SchedulingInput& in) {
 
   const QueuedJob& head = in.queue[head_index];
   AvailabilityProfile profile(in.now, free, running);
-  const Time t0 = profile.earliest_start(head.nodes, head.requested);
-  Time head_start = t0;
-  const Time relaxed = end_of(t0, static_cast<Time>((settings_.alpha - 1) * static_cast<double>(head.requested)));
-  for (const std::size_t i : by_wrsa(in, head_index + 1, limit)) {
+  Time head_start = profile.earliest_start(head.nodes, head.requested);
+  if (!head_ || head_->id != head.id) head_ = HeadPlan{head.id, head_start};  // first reserved now
+  const Time relaxed =
+      end_of(head_->t0, static_cast<Time>((settings_.alpha - 1) * static_cast<double>(head.requested)));
+  for (const std::size_t i : considered_by_wrsa(in)) {
+    if (i <= head_index) continue;  // started above, or the head itself
     const QueuedJob& job = in.queue[i];
     if (job.nodes > free) continue;
     AvailabilityProfile trial = profile;
@@ -85,7 +99,7 @@ PassDecision WrsaOneReservedPolicy::pass(const SchedulingInput& in) {
 PassDecision WrsaAllReservedPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   AvailabilityProfile profile(in.now, in.free_nodes, in.running);
-  const std::vector<std::size_t> order = by_wrsa(in, 0, considered(in));
+  const std::vector<std::size_t> order = considered_by_wrsa(in);
   // Standing reservations go into the profile first (as in conservative backfill).
   std::map<JobId, Plan> standing;
   for (const std::size_t i : order) {

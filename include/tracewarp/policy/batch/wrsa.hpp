@@ -4,17 +4,26 @@
 //  * Every user's score WRSA starts at 1.0 and is updated at each completion of one of the
 //    user's jobs: WRSA <- beta * WRSA + (1 - beta) * WRA, where WRA = executed run time /
 //    requested walltime, at most 1; a job killed at its walltime counts WRA = 1. beta = 0.3.
-//  * LWJF (largest WRSA job first): the queue in descending WRSA of the submitter (ties: queue
-//    order, i.e. submit time then id); every job that fits now starts, in that order; no
-//    reservations.
-//  * WRSA-OR (one reservation): EASY backfill whose head is the FCFS head; backfill candidates
-//    are tried in descending WRSA (ties: queue order). A candidate whose user's WRSA is strictly
-//    greater than the head user's may move the head's planned start later, up to
-//    T0 + (alpha - 1) x the head's requested walltime, T0 being the head's planned start at the
-//    beginning of the pass; any other candidate may not move it later at all. alpha = 1.5.
-//    With equal scores for all users this is exactly EASY backfill.
-//  * WRSA-AR (all reserved): conservative backfill (backfill.hpp) over the queue in descending
-//    WRSA (ties: queue order). Each job keeps a bound, fixed at its first reservation T0:
+//  * The queue depth (SchedulingInput::depth, 100 in the study) is taken in each policy's own
+//    order: the WRSA policies consider the first `depth` jobs of the *whole* queue in descending
+//    WRSA of the submitter, ties in queue order (the study: "the first 100 jobs — in arrival
+//    order for EASY, in descending WRSA for the two proposed methods"). Taking the first 100
+//    arrivals and sorting them would see the same jobs as EASY and hide the effect under load.
+//  * LWJF (largest WRSA job first; the study only names it): those jobs in descending WRSA,
+//    scheduled like FCFS — each starts while it fits, the first that does not fit stops the pass;
+//    no reservations, no backfill. With equal scores it is FCFS. The named variant `lwjf-fill`
+//    starts every job that fits instead of stopping (our first reading).
+//  * WRSA-OR (one reservation): EASY backfill whose head is the FCFS head (the jobs before it,
+//    in arrival order, start while they fit, within the first `depth` arrivals as in EASY);
+//    backfill candidates are the considered jobs after it, tried in descending WRSA. A candidate
+//    whose user's WRSA is strictly greater than the head user's may move the head's planned
+//    start later, up to T0 + (alpha - 1) x the head's requested walltime, where T0 is the head's
+//    planned start when it was *first* reserved (the study: "the time at which the job was first
+//    reserved to run") and never moves, so delays do not compound over passes; any other
+//    candidate may not move it later at all. alpha = 1.5. With equal scores for all users this
+//    is exactly EASY backfill.
+//  * WRSA-AR (all reserved): conservative backfill (backfill.hpp) over the considered jobs in
+//    descending WRSA. Each job keeps a bound, fixed at its first reservation T0:
 //    T0 + (alpha - 1) x its requested walltime. Reservations are compressed each pass and never
 //    move later — except that a job placed for the first time may push back reservations of
 //    jobs of users with strictly lower WRSA, each at most to its bound: the new job is placed in
@@ -25,6 +34,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 
 #include "tracewarp/policy/batch/scheduling.hpp"
 
@@ -51,10 +61,15 @@ class WrsaScores {
 
 class LwjfPolicy {
  public:
+  enum class OnMisfit { stop, skip };  // lwjf: the first job that does not fit ends the pass; lwjf-fill: skip it
+  explicit LwjfPolicy(OnMisfit on_misfit = OnMisfit::stop) : on_misfit_(on_misfit) {}
   Time longest_plannable() const { return kTimeInfinity; }
   bool reads_wrsa() const { return true; }
   PassDecision pass(const SchedulingInput& in);
   bool operator==(const LwjfPolicy&) const = default;
+
+ private:
+  OnMisfit on_misfit_;
 };
 
 class WrsaAllReservedPolicy {
@@ -84,7 +99,13 @@ class WrsaOneReservedPolicy {
   bool operator==(const WrsaOneReservedPolicy&) const = default;
 
  private:
+  struct HeadPlan {
+    JobId id;
+    Time t0;  // the head's planned start when it was first reserved
+    bool operator==(const HeadPlan&) const = default;
+  };
   WrsaSettings settings_;
+  std::optional<HeadPlan> head_;
 };
 
 }  // namespace tracewarp::batch
