@@ -56,15 +56,44 @@ TEST_CASE("las node: candidate sets come in the study's order", "[unit][policy][
   REQUIRE(node.dispatch({9, {4, 4}, 10}, 100).preempted == Ids{0, 1});
 }
 
-TEST_CASE("las node: W protects recently (re)started tasks; N bounds the candidates", "[unit][policy][las]") {
-  // W = 60: r0 (1, 1) since 0, r2 (1, 3) since 10, r1 (2, 4) since 80. At 100 r1 has run 20 s
-  // and is no candidate. Candidates r0 (100), r2 (90): {r0} frees (1, 1), {r2} (1, 3),
-  // {r0, r2} (2, 4): enough.
-  NodeScheduler protected_node({4, 8}, {Preemption::candidate_sets, 60, 4});
-  protected_node.dispatch({0, {1, 1}, kHour}, 0);
-  protected_node.dispatch({2, {1, 3}, kHour}, 10);
-  protected_node.dispatch({1, {2, 4}, kHour}, 80);
-  REQUIRE(protected_node.dispatch({9, {2, 4}, 50}, 100).preempted == Ids{0, 2});
+TEST_CASE("las node: W does not protect from a new task, only from a suspended one", "[unit][policy][las]") {
+  // Node (5, 10), W = 60. R (1, 2) runs from 0; new A (5, 10) at 100 preempts it and ends at 110,
+  // when R resumes (100 attained) and P (3, 6) and T (1, 2, ends at 140) start: the node is full.
+  const auto prepare = [](Time w) {
+    NodeScheduler node({5, 10}, {Preemption::candidate_sets, w, 4});
+    node.dispatch({0, {1, 2}, 10 * kHour}, 0);
+    REQUIRE(node.dispatch({1, {5, 10}, 10}, 100).preempted == Ids{0});
+    REQUIRE(node.complete(1, 110).started == Ids{0});
+    node.dispatch({2, {3, 6}, 10 * kHour}, 110);
+    node.dispatch({3, {1, 2}, 30}, 110);
+    // New B (3, 6) at 120: by attained service R (110), P (10), T (10). {R} frees too little,
+    // {P} is enough: P is preempted although it has run only 10 s < W — a new task runs at once.
+    const NodeChanges c = node.dispatch({4, {3, 6}, 10 * kHour}, 120);
+    REQUIRE(c.preempted == Ids{2});
+    REQUIRE(c.started == Ids{4});
+    return node;
+  };
+  SECTION("W = 60: at 140 (T ends) the suspended P may not preempt B or R, both (re)started < 60 s ago") {
+    NodeScheduler node = prepare(60);
+    NodeChanges c = node.complete(3, 140);
+    REQUIRE(c.preempted.empty());
+    REQUIRE(c.started.empty());
+    REQUIRE(node.suspended() == 1);
+    // At 200 both have run >= 60 s; a new D (1, 2) takes the free space, then P's search finds
+    // R (190 attained; {R} too little) and B (80 attained; {B} enough): B goes, P resumes.
+    c = node.dispatch({5, {1, 2}, 5}, 200);
+    REQUIRE(c.preempted == Ids{4});
+    REQUIRE(c.started == Ids{5, 2});
+  }
+  SECTION("W = 0: at 140 the suspended P preempts B at once") {
+    NodeScheduler node = prepare(0);
+    const NodeChanges c = node.complete(3, 140);
+    REQUIRE(c.preempted == Ids{4});
+    REQUIRE(c.started == Ids{2});
+  }
+}
+
+TEST_CASE("las node: N bounds the candidates", "[unit][policy][las]") {
   // N = 1: only r0 is a candidate; it does not free enough, so the new task waits, suspended.
   NodeScheduler narrow = full_node({Preemption::candidate_sets, 0, 1});
   const NodeChanges c = narrow.dispatch({9, {2, 4}, 50}, 100);

@@ -50,9 +50,13 @@ std::vector<std::size_t> NodeScheduler::victims(const Amounts& demand, Time abov
     }
     return {};
   }
+  // W shields a task that has just started or resumed from suspended tasks only: a new task
+  // runs at once, whatever it must preempt.
+  const bool for_suspended = above >= 0;
   std::vector<std::size_t> candidates;
   for (const std::size_t i : order)
-    if (now - running_[i].since >= settings_.min_run && candidates.size() < settings_.max_candidates)
+    if ((!for_suspended || now - running_[i].since >= settings_.min_run) &&
+        candidates.size() < settings_.max_candidates)
       candidates.push_back(i);
   // Sets as bit masks over the candidates, in the enumeration order of the study.
   std::vector<std::uint32_t> sets;

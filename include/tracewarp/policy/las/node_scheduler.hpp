@@ -4,17 +4,20 @@
 //
 //  * A dispatched task starts at once if its demands fit the free resources. Otherwise the node
 //    looks for running tasks to preempt:
-//      - candidate sets (proposed): running tasks in descending attained service, only those that
-//        have run at least W since their start or last resume, at most the first N; sets are
-//        tried in the order r0; r1, r0+r1; r2, r0+r2, r1+r2, r0+r1+r2; ... (each new task alone,
-//        then joined to every earlier set in order); the first set that frees enough of every
-//        resource is preempted;
+//      - candidate sets (proposed): running tasks in descending attained service, at most the
+//        first N; sets are tried in the order r0; r1, r0+r1; r2, r0+r2, r1+r2, r0+r1+r2; ...
+//        (each new task alone, then joined to every earlier set in order); the first set that
+//        frees enough of every resource is preempted;
 //      - greedy (Kairos): running tasks in descending attained service are preempted one by one
 //        until the task fits; if even all of them would not make room, none is preempted.
 //    If no preemption makes room, the task waits with the suspended tasks.
 //  * Suspended tasks wait in ascending attained service (ties: dispatch order). Whenever
 //    resources change, the head is tried: started if it fits, else the same search restricted to
-//    running tasks with strictly more attained service than the head; repeated while heads start.
+//    running tasks with strictly more attained service than the head and, for candidate sets,
+//    that have run at least W since their start or last resume; repeated while heads start.
+//    W protects running tasks only from preemption by suspended tasks (the study: "the minimum
+//    run time before a task can be preempted by a suspended task"); a new task is never held
+//    back by it. (An earlier reading applied W to new tasks too.)
 //  * Suspending and resuming cost nothing; tasks never move to another node. A task whose service
 //    completes at this very instant is never preempted (it ends now).
 #pragma once
@@ -38,7 +41,7 @@ enum class Preemption { candidate_sets, greedy };
 
 struct NodeSchedulerSettings {
   Preemption rule = Preemption::candidate_sets;
-  Time min_run = 0;                // W: a task runs at least this long before it may be preempted
+  Time min_run = 0;                // W: a task runs this long before a suspended task may preempt it
   std::size_t max_candidates = 4;  // N
   bool operator==(const NodeSchedulerSettings&) const = default;
 };
@@ -79,7 +82,8 @@ class NodeScheduler {
 
   bool fits(const Amounts& demand) const;
   // Running tasks (indices) to preempt so that `demand` fits, or empty if none will do;
-  // `above` restricts to tasks with strictly more attained service (-1: no restriction).
+  // `above` is the attained service of the suspended task asking (only tasks with strictly more
+  // are victims, and W applies), or -1 for a newly dispatched task (no restriction, no W).
   std::vector<std::size_t> victims(const Amounts& demand, Time above, Time now) const;
   void start(Entry entry, Time now, NodeChanges& changes);
   void preempt(const std::vector<std::size_t>& indices, Time now, NodeChanges& changes);
