@@ -30,6 +30,7 @@ workload::Workload example() {
 
 LasResult run_example(const std::string& scheduler, SyncMode sync = SyncMode::sequential) {
   LasParams p;
+  p.closed_loop_load = 0;  // open loop: the example's submit times
   p.nodes = 1;
   p.capacity = {4, 8};
   p.scheduler = scheduler;
@@ -80,19 +81,68 @@ TEST_CASE("las model: both schedulers pass the rollback check", "[unit][model][l
     for (std::size_t i = 0; i < reference.tasks.size(); ++i)
       REQUIRE(checked.tasks[i].end_s == reference.tasks[i].end_s);
   }
-  LasParams p;
-  p.nodes = 8;
-  EngineConfig e;
-  e.sync = SyncMode::rollback_check;
-  const workload::Workload w = testing::random_tasks(3, 300, 2.0);
-  REQUIRE(run_las(Communicator::self(), w, p, e).tasks.size() == w.jobs.size());
+  for (const double loop : {kStudyClusterLoad, 0.0}) {  // closed and open loop
+    LasParams p;
+    p.nodes = 8;
+    p.closed_loop_load = loop;
+    EngineConfig e;
+    e.sync = SyncMode::rollback_check;
+    const workload::Workload w = testing::random_tasks(3, 300, 2.0);
+    REQUIRE(run_las(Communicator::self(), w, p, e).tasks.size() == w.jobs.size());
+  }
+}
+
+TEST_CASE("las model: the closed loop releases the next task exactly when the cluster load drops below the bound",
+          "[unit][model][las]") {
+  // One node (1, 1), bound 1.0; tasks of (0.5, 0.5) — each adds load sqrt(0.5) = 0.707 — with
+  // submit times far away (ignored by the loop) and run times 100, 300, 50, 10 s.
+  workload::Workload w;
+  const double run[] = {100, 300, 50, 10};
+  for (std::uint64_t i = 0; i < 4; ++i) {
+    workload::Job j;
+    j.id = i;
+    j.submit = from_seconds(10000.0 * static_cast<double>(i + 1));
+    j.run = from_seconds(run[i]);
+    j.cpus = j.memory = 0.5F;
+    w.jobs.push_back(j);
+  }
+  for (const char* scheduler : {"proposed", "kairos"}) {
+    CAPTURE(scheduler);
+    LasParams p;
+    p.nodes = 1;
+    p.closed_loop_load = 1.0;
+    p.scheduler = scheduler;
+    // At 0: load 0 < 1 releases task 0 (load 0.707 < 1), then task 1 (1.414): stop. Task 0 ends
+    // at 100: load 0.707, task 2 is released at 100 and ends at 150, releasing task 3 (ends 160).
+    const LasResult r = run_las(Communicator::self(), w, p, EngineConfig{});
+    REQUIRE(r.tasks.size() == 4);
+    const double submit[] = {0, 0, 100, 150}, end[] = {100, 300, 150, 160};
+    for (std::size_t i = 0; i < 4; ++i) {
+      CAPTURE(i);
+      REQUIRE(r.tasks[i].submit_s == submit[i]);
+      REQUIRE(r.tasks[i].first_start_s == submit[i]);
+      REQUIRE(r.tasks[i].end_s == end[i]);
+      REQUIRE(r.tasks[i].slowdown == 1.0);
+    }
+    REQUIRE(r.preemptions == 0);
+  }
+  SECTION("the default bound, sqrt 2, is not reached by two such tasks: load 1.41421356... is not below it") {
+    LasParams p;
+    p.nodes = 1;
+    // Two tasks make exactly 2 x sqrt(0.5) = sqrt(2): the third is released only at 100.
+    const LasResult r = run_las(Communicator::self(), w, p, EngineConfig{});
+    REQUIRE(r.tasks[2].submit_s == 100);
+  }
 }
 
 TEST_CASE("las model: invariants on random workloads", "[unit][model][las]") {
-  for (const char* scheduler : {"proposed", "kairos"}) {
-    CAPTURE(scheduler);
+  for (const auto& [scheduler, loop] :
+       {std::pair{"proposed", kStudyClusterLoad}, std::pair{"kairos", kStudyClusterLoad}, std::pair{"proposed", 0.0},
+        std::pair{"kairos", 0.0}}) {
+    CAPTURE(scheduler, loop);
     const workload::Workload w = testing::random_tasks(5, 3000, 0.5);
     LasParams p;
+    p.closed_loop_load = loop;
     p.nodes = 16;
     p.scheduler = scheduler;
     p.min_run = from_seconds(std::int64_t{5});

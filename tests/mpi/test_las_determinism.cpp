@@ -1,5 +1,5 @@
 // The LAS model under mpirun: optimistic on every rank count and thread count gives exactly the
-// sequential task table and interval series, for both schedulers.
+// sequential task table and interval series, for both schedulers, closed and open loop.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -13,15 +13,18 @@ using namespace tracewarp::las;
 TEST_CASE("las model: optimistic on any rank count matches sequential, both schedulers", "[mpi][las]") {
   const Communicator world = Communicator::world();
   const workload::Workload w = testing::random_tasks(9, 2000, 0.4);
-  for (const char* scheduler : {"proposed", "kairos"}) {
+  for (const auto& [scheduler, loop] :
+       {std::pair{"proposed", kStudyClusterLoad}, std::pair{"kairos", kStudyClusterLoad}, std::pair{"proposed", 0.0},
+        std::pair{"kairos", 0.0}}) {
     LasParams p;
+    p.closed_loop_load = loop;
     p.nodes = 24;
     p.scheduler = scheduler;
     p.min_run = from_seconds(std::int64_t{5});
     p.interval = from_seconds(std::int64_t{60});
     const LasResult reference = run_las(Communicator::self(), w, p, EngineConfig{});
     for (const int threads : {1, 2}) {
-      CAPTURE(scheduler, threads, world.size());
+      CAPTURE(scheduler, loop, threads, world.size());
       EngineConfig e;
       e.sync = SyncMode::optimistic;
       e.threads = threads;

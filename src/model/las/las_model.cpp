@@ -24,6 +24,7 @@ enum Record : RecordTag { kTaskRecord = 1, kNodeBucket = 2, kQueueBucket = 3 };
 
 struct DispatchMsg {
   std::uint64_t index;
+  Time submit;  // the workload's, or the release time of the closed loop
 };
 struct TaskEndMsg {
   std::uint64_t index;
@@ -97,10 +98,16 @@ class CentralLp {
                        ? Placement(KairosPlacement(shared->params.kairos_cap))
                        : Placement(SimilarityPlacement(shared->params.load_threshold))) {}
 
+  void on_init(EventContext& ctx) {
+    if (!closed_loop()) return;
+    pass_at_ = 0;
+    ctx.send(ctx.self(), 0, kPass);  // the loop's first releases
+  }
   void on_event(const Event& ev, EventContext& ctx) {
     queued_.advance(ctx.now(), shared_->params.interval, [&](const BucketRow& b) { ctx.emit(kQueueBucket, b); });
     if (ev.kind() == kArrival) {
-      queue_.push_back(ev.as<model::SubmissionMsg>().index);
+      const std::uint64_t index = ev.as<model::SubmissionMsg>().index;
+      queue_.push_back({index, shared_->workload->jobs[index].submit});
     } else if (ev.kind() == kReport) {
       const ReportMsg m = ev.as<ReportMsg>();
       NodeView& n = nodes_.at(m.node);
@@ -110,11 +117,12 @@ class CentralLp {
       --n.unfinished;
     } else if (ev.kind() == kPass) {
       place(ctx);
+      release(ctx);
     } else {
       throw InvariantError("LAS central: unexpected event kind " + std::to_string(ev.kind()));
     }
-    if (ev.kind() != kPass && !queue_.empty() && pass_at_ != ctx.now()) {
-      pass_at_ = ctx.now();
+    if (ev.kind() != kPass && (!queue_.empty() || may_release()) && pass_at_ != ctx.now()) {
+      pass_at_ = ctx.now();  // one pass per instant, after every arrival and report of it
       ctx.send(ctx.self(), 0, kPass);
     }
     queued_.value[0] = static_cast<double>(queue_.size());
@@ -131,28 +139,53 @@ class CentralLp {
   bool operator==(const CentralLp&) const = default;
 
  private:
+  struct Waiting {
+    std::uint64_t index;
+    Time submit;
+    bool operator==(const Waiting&) const = default;
+  };
+
+  bool closed_loop() const { return shared_->params.closed_loop_load > 0; }
+  double cluster_load() const {
+    double sum = 0;
+    for (const NodeView& n : nodes_) sum += load(n);
+    return sum / static_cast<double>(nodes_.size());
+  }
+  // The closed loop's rule (las_model.hpp): nothing waiting here, tasks left, load below the bound.
+  bool may_release() const {
+    return closed_loop() && queue_.empty() && next_release_ < shared_->workload->jobs.size() &&
+           cluster_load() < shared_->params.closed_loop_load;
+  }
+  void release(EventContext& ctx) {
+    while (may_release()) {
+      queue_.push_back({next_release_++, ctx.now()});
+      place(ctx);
+    }
+  }
+
   // FIFO: place the head while a node takes it; a head no node takes stops the queue.
   void place(EventContext& ctx) {
     while (!queue_.empty()) {
-      const std::uint64_t index = queue_.front();
-      const Amounts d = demand_of(shared_->workload->jobs[index]);
+      const Waiting head = queue_.front();
+      const Amounts d = demand_of(shared_->workload->jobs[head.index]);
       const std::optional<std::uint32_t> node =
           std::visit([&](const auto& p) { return p.place(d, nodes_); }, placement_);
       if (!node) return;  // resumes when a completion arrives
       for (std::size_t r = 0; r < kResources; ++r) nodes_[*node].assigned[r] += d[r];
       ++nodes_[*node].unfinished;
-      ctx.send(shared_->first_node + *node, 0, kDispatch, DispatchMsg{index});
+      ctx.send(shared_->first_node + *node, 0, kDispatch, DispatchMsg{head.index, head.submit});
       queue_.pop_front();
     }
   }
 
   const Shared* shared_;
   Collector* out_;
-  std::deque<std::uint64_t> queue_;
+  std::deque<Waiting> queue_;
   std::vector<NodeView> nodes_;
   Placement placement_;
   BucketIntegrator queued_;
   Time pass_at_ = -1;
+  std::uint64_t next_release_ = 0;  // closed loop: the next workload task to release
 };
 
 class NodeLp {
@@ -167,9 +200,10 @@ class NodeLp {
   void on_event(const Event& ev, EventContext& ctx) {
     usage_.advance(ctx.now(), shared_->params.interval, [&](const BucketRow& b) { ctx.emit(kNodeBucket, b); });
     if (ev.kind() == kDispatch) {
-      const std::uint64_t index = ev.as<DispatchMsg>().index;
+      const DispatchMsg m = ev.as<DispatchMsg>();
+      const std::uint64_t index = m.index;
       const workload::Job& j = shared_->workload->jobs[index];
-      tasks_[index] = {-1, 0};
+      tasks_[index] = {m.submit, -1, 0};
       apply(scheduler_.dispatch({index, demand_of(j), j.run}, ctx.now()), ctx);
     } else if (ev.kind() == kTaskEnd) {
       const TaskEndMsg m = ev.as<TaskEndMsg>();
@@ -177,7 +211,7 @@ class NodeLp {
       if (it == tasks_.end() || it->second.token != m.token) return;  // ended run was preempted
       std::uint32_t preemptions = 0;
       const NodeChanges changes = scheduler_.complete(m.index, ctx.now(), &preemptions);
-      ctx.emit(kTaskRecord, row(m.index, it->second.first_start, ctx.now(), preemptions));
+      ctx.emit(kTaskRecord, row(m.index, it->second, ctx.now(), preemptions));
       tasks_.erase(it);
       ctx.send(shared_->central, 0, kReport, ReportMsg{m.index, node_});
       apply(changes, ctx);
@@ -203,6 +237,7 @@ class NodeLp {
 
  private:
   struct TaskState {
+    Time submit;
     Time first_start;
     std::uint64_t token;
     bool operator==(const TaskState&) const = default;
@@ -220,13 +255,13 @@ class NodeLp {
     }
   }
 
-  TaskRow row(std::uint64_t index, Time first_start, Time end, std::uint32_t preemptions) const {
+  TaskRow row(std::uint64_t index, const TaskState& task, Time end, std::uint32_t preemptions) const {
     const workload::Job& j = shared_->workload->jobs[index];
     TaskRow r{};
     r.id = j.id;
     r.index = index;
-    r.submit_s = to_seconds(j.submit);
-    r.first_start_s = to_seconds(first_start);
+    r.submit_s = to_seconds(task.submit);
+    r.first_start_s = to_seconds(task.first_start);
     r.end_s = to_seconds(end);
     r.run_s = to_seconds(j.run);
     r.cpu = j.cpus;
@@ -324,11 +359,14 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
       throw ConfigError("las: task " + std::to_string(j.id) + " needs more than one node has (cpu " +
                         std::to_string(j.cpus) + ", memory " + std::to_string(j.memory) + ") or has no run time");
   }
+  if (!(params.closed_loop_load >= 0)) throw ConfigError("las.closed_loop_load must be >= 0");
   Shared shared{&workload, params};
   Collector out;
   Simulation sim(comm, engine);
+  const std::vector<std::uint64_t> released_by_central;  // closed loop: the source sends nothing
   sim.add_lps<model::SubmissionSource>({.name = "las-source"}, 1, [&](LpId) {
-    return model::SubmissionSource(&workload, nullptr, &shared.central, kSourceTick, kArrival);
+    return model::SubmissionSource(&workload, params.closed_loop_load > 0 ? &released_by_central : nullptr,
+                                   &shared.central, kSourceTick, kArrival);
   });
   shared.central = sim.add_lps<CentralLp>({.name = "las-central", .checkpoint_interval = 64}, 1,
                                           [&](LpId) { return CentralLp(&shared, &out); })

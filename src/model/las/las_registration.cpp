@@ -71,6 +71,11 @@ const io::ParamTable<LasParams>& param_table() {
   static const io::ParamTable<P> table =
       io::ParamTable<P>("las")
           .integer("nodes", &P::nodes, "nodes", {.min = 1})
+          .number("closed_loop_load", &P::closed_loop_load,
+                  "closed-loop submission: the next task is released whenever nothing waits centrally and the "
+                  "cluster load (mean node load) is below this; submit = release time (las_model.hpp). 0 = open "
+                  "loop at the workload's submit times",
+                  {.min = 0})
           .choice("scheduler", &P::scheduler, las_scheduler_names(), "scheduler (policy/las/registry.hpp)")
           .number("load_threshold", &P::load_threshold, "L: nodes at or above this load get no task")
           .integer("kairos_cap", &P::kairos_cap, "Q: Kairos' unfinished tasks per node", {.min = 1})

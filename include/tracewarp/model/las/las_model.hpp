@@ -10,6 +10,17 @@
 // over time into `interval` buckets by the LP that owns them (exact time averages; no sampling
 // events). All rows come from commit handlers.
 //
+// Submission (docs/studies.md#las, "at a frequency that keeps the cluster's load at about sqrt 2"):
+// by default a closed loop run by the central LP. Cluster load = the mean over nodes of
+// load(node) = sqrt(sum_r (assigned unfinished demand_r / capacity_r)^2) (policy/las/placement.hpp).
+// Whenever nothing waits at the central scheduler and the cluster load is below
+// `closed_loop_load`, the next task of the workload (in its order, with its demands and run time)
+// is released and placed at once; its submit time, from which waits and slowdowns are measured,
+// is the release time. The loop is checked after every placement pass (so after completions,
+// which lower the load), so the cluster stays congested however long the tail of run times is.
+// A task that cannot be placed stops the loop until it is. closed_loop_load = 0 gives the open
+// loop: tasks arrive at the workload's submit times (e.g. the generator's Poisson stream).
+//
 // Event kinds, in the order they are handled within one instant:
 //   task end (node) = source tick < arrival (source -> central) < completion report
 //   (node -> central) < placement pass (central) < dispatch (central -> node).
@@ -33,14 +44,17 @@ struct ModelInfo;
 
 namespace tracewarp::las {
 
+inline constexpr double kStudyClusterLoad = 1.4142135623730951;  // sqrt 2: both resources full
+
 struct LasParams {
   std::uint32_t nodes = 256;
-  Amounts capacity{1.0, 1.0};           // per node, in the workload's demand units
-  std::string scheduler = "proposed";   // proposed (similarity + candidate sets) or kairos
-  double load_threshold = 1.5;          // L
-  std::uint32_t kairos_cap = 32;        // Q
-  Time min_run = 60 * kTicksPerSecond;  // W
-  std::size_t max_candidates = 4;       // N
+  double closed_loop_load = kStudyClusterLoad;  // release tasks while the cluster load is below this; 0 = open loop
+  Amounts capacity{1.0, 1.0};                   // per node, in the workload's demand units
+  std::string scheduler = "proposed";           // proposed (similarity + candidate sets) or kairos
+  double load_threshold = 1.5;                  // L
+  std::uint32_t kairos_cap = 32;                // Q
+  Time min_run = 60 * kTicksPerSecond;          // W
+  std::size_t max_candidates = 4;               // N
   Time interval = 300 * kTicksPerSecond;
 };
 
