@@ -81,10 +81,7 @@ void scale_interarrival(workload::Workload& w, double factor) {
 
 void scale_nodes(workload::Workload& w, std::uint32_t from_nodes, std::uint32_t to_nodes) {
   if (from_nodes == 0 || to_nodes == 0) throw ConfigError("node scaling needs both machine sizes (> 0)");
-  for (workload::Job& j : w.jobs) {
-    const double scaled = std::ceil(static_cast<double>(j.nodes) * to_nodes / from_nodes);
-    j.nodes = static_cast<std::uint32_t>(std::clamp(scaled, 1.0, static_cast<double>(to_nodes)));
-  }
+  for (workload::Job& j : w.jobs) j.nodes = workload::scaled_nodes(j.nodes, from_nodes, to_nodes);
   w.transforms.push_back("scale_nodes(from=" + std::to_string(from_nodes) + ", to=" + std::to_string(to_nodes) + ")");
   w.max_nodes = to_nodes;
 }

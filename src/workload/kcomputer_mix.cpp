@@ -36,17 +36,31 @@ std::size_t pick_class(RandomStream& rng, const Classes& classes) {
   return classes.size() - 1;
 }
 
-Drawn draw_job(RandomStream& rng, const GroupMix& group, const KComputerMix& mix) {
-  const SizeClass& size = group.sizes[pick_class(rng, group.sizes)];
+// A job of the given node and walltime classes.
+Drawn draw_in_class(RandomStream& rng, const SizeClass& size, std::size_t w, const KComputerMix& mix) {
   const auto& walltimes = kcomputer_walltime_classes();
-  const std::size_t w = pick_class(rng, walltimes);
   const double lo = w == 0 ? kShortestRequestS : to_seconds(walltimes[w - 1].up_to);
   const double hi = to_seconds(walltimes[w].up_to);
   const double requested_s =
       std::min(hi, std::ceil(std::exp(std::log(lo) + rng.uniform() * std::log(hi / lo)) / 60) * 60);
   const double ratio = rng.uniform() < mix.full_share ? 1.0 : mix.min_ratio + rng.uniform() * (1 - mix.min_ratio);
   const double run_s = std::max(1.0, std::floor(requested_s * ratio));
-  return {log_uniform(rng, size.min_nodes, size.max_nodes), from_seconds(requested_s), from_seconds(run_s)};
+  std::uint32_t nodes = log_uniform(rng, size.min_nodes, size.max_nodes);
+  if (mix.scale_to > 0) nodes = scaled_nodes(nodes, mix.scale_from, mix.scale_to);
+  return {nodes, from_seconds(requested_s), from_seconds(run_s)};
+}
+
+// Mean node-seconds of executed work per job of the group, from a pilot sample.
+double mean_work(const GroupMix& group, const KComputerMix& mix, std::size_t g) {
+  RandomStream pilot(mix.seed, 1000 + g);
+  double node_seconds = 0;
+  for (std::size_t i = 0; i < kPilotJobs; ++i) {
+    const std::size_t size = pick_class(pilot, group.sizes);
+    const std::size_t w = pick_class(pilot, kcomputer_walltime_classes());
+    const Drawn d = draw_in_class(pilot, group.sizes[size], w, mix);
+    node_seconds += d.nodes * to_seconds(d.run);
+  }
+  return node_seconds / kPilotJobs;
 }
 
 void check(const KComputerMix& mix) {
@@ -56,6 +70,8 @@ void check(const KComputerMix& mix) {
     fail("the share of jobs running to their walltime must lie in [0, 1]");
   if (!(mix.min_ratio > 0 && mix.min_ratio <= 1)) fail("the smallest run/request ratio must lie in (0, 1]");
   if (mix.users == 0) fail("needs at least one user");
+  if (!(mix.daily_cv >= 0 && mix.daily_cv <= 10)) fail("the daily coefficient of variation must lie in [0, 10]");
+  if (mix.scale_to > 0 && mix.scale_from == 0) fail("node scaling needs the machine size to scale from");
   if (mix.groups.empty()) fail("no resource groups");
   for (const GroupMix& g : mix.groups) {
     if (!(g.load > 0 && g.load <= 10)) fail("group " + g.name + ": offered load must lie in (0, 10]");
@@ -105,48 +121,65 @@ std::vector<GroupMix> kcomputer_groups(bool with_small, double load_small, doubl
   return groups;
 }
 
+KComputerMix scaled_large_group_mix(KComputerMix mix, std::uint32_t nodes, double load) {
+  mix.groups = kcomputer_groups(false, load, load);
+  mix.groups.front().group_nodes = nodes;
+  mix.scale_to = nodes;
+  mix.scale_from = 82'944;
+  return mix;
+}
+
 workload::Workload generate_kcomputer_mix(const KComputerMix& mix) {
   check(mix);
   workload::Workload w;
   const Users users(mix.users);
   const double span_s = mix.days * 86'400;
+  const auto& walltimes = kcomputer_walltime_classes();
   for (std::size_t g = 0; g < mix.groups.size(); ++g) {
     const GroupMix& group = mix.groups[g];
-    RandomStream pilot(mix.seed, 1000 + g);
-    double node_seconds = 0;
-    for (std::size_t i = 0; i < kPilotJobs; ++i) {
-      const Drawn d = draw_job(pilot, group, mix);
-      node_seconds += d.nodes * to_seconds(d.run);
-    }
-    const double mean_gap_s = node_seconds / kPilotJobs / (group.load * group.group_nodes);
-    RandomStream rng(mix.seed, g);
-    for (double t = rng.exponential(mean_gap_s); t < span_s; t += rng.exponential(mean_gap_s)) {
-      const Drawn d = draw_job(rng, group, mix);
-      workload::Job job;
-      job.submit = from_seconds(std::floor(t));
-      job.nodes = d.nodes;
-      job.procs = d.nodes * kCoresPerNode;
-      job.requested = d.requested;
-      job.run = d.run;
-      job.user = users.pick(rng);
-      job.group = static_cast<std::int32_t>(g);
-      job.status = 1;
-      w.jobs.push_back(job);
+    const double jobs_per_s = group.load * group.group_nodes / mean_work(group, mix, g);
+    RandomStream rng(mix.seed, g), daily(mix.seed, 2000 + g);
+    const LogNormal factor(1.0, mix.daily_cv);
+    for (double day = 0; day < span_s; day += 86'400) {
+      const double day_end = std::min(span_s, day + 86'400);
+      for (std::size_t size = 0; size < group.sizes.size(); ++size)
+        for (std::size_t wt = 0; wt < walltimes.size(); ++wt) {
+          const double burst = mix.daily_cv > 0 ? factor.at(daily.normal()) : 1.0;
+          const double mean_gap_s = 1 / (jobs_per_s * group.sizes[size].share * walltimes[wt].share * burst);
+          for (double t = day + rng.exponential(mean_gap_s); t < day_end; t += rng.exponential(mean_gap_s)) {
+            const Drawn d = draw_in_class(rng, group.sizes[size], wt, mix);
+            workload::Job job;
+            job.submit = from_seconds(std::floor(t));
+            job.nodes = d.nodes;
+            job.procs = d.nodes * kCoresPerNode;
+            job.requested = d.requested;
+            job.run = d.run;
+            job.user = users.pick(rng);
+            job.group = static_cast<std::int32_t>(g);
+            job.status = 1;
+            w.jobs.push_back(job);
+          }
+        }
     }
   }
   std::stable_sort(w.jobs.begin(), w.jobs.end(),
                    [](const workload::Job& a, const workload::Job& b) { return a.submit < b.submit; });
   for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].id = i + 1;
-  char source[160];
-  std::snprintf(
-      source, sizeof source, "kcomputer-mix(seed=%llu, days=%g, groups=%zu, full_share=%g, min_ratio=%g, users=%u)",
-      static_cast<unsigned long long>(mix.seed), mix.days, mix.groups.size(), mix.full_share, mix.min_ratio, mix.users);
+  char source[224];
+  std::snprintf(source, sizeof source,
+                "kcomputer-mix(seed=%llu, days=%g, groups=%zu, full_share=%g, min_ratio=%g, users=%u, daily_cv=%g)",
+                static_cast<unsigned long long>(mix.seed), mix.days, mix.groups.size(), mix.full_share, mix.min_ratio,
+                mix.users, mix.daily_cv);
   w.source = source;
-  for (const GroupMix& g : mix.groups) w.source += "; " + g.name + " load " + std::to_string(g.load);
-  w.max_nodes = 82'944;
-  w.max_procs = 82'944LL * kCoresPerNode;
+  if (mix.scale_to > 0)
+    w.source += "; nodes scaled from " + std::to_string(mix.scale_from) + " to " + std::to_string(mix.scale_to);
+  for (const GroupMix& g : mix.groups)
+    w.source += "; " + g.name + " load " + std::to_string(g.load) + " on " + std::to_string(g.group_nodes) + " nodes";
+  const std::int64_t machine = mix.scale_to > 0 ? mix.scale_to : 82'944;
+  w.max_nodes = machine;
+  w.max_procs = machine * kCoresPerNode;
   w.header = {{"Computer", "K computer (generated mix)"},
-              {"MaxNodes", "82944"},
+              {"MaxNodes", std::to_string(machine)},
               {"MaxProcs", std::to_string(w.max_procs)},
               {"CoresPerNode", std::to_string(kCoresPerNode)},
               {"Note", w.source}};

@@ -13,18 +13,6 @@ namespace {
 
 constexpr std::size_t kPilotTasks = 100'000;
 
-double normal(RandomStream& rng) {  // Box-Muller, one value per call (deterministic order)
-  const double u1 = 1.0 - rng.uniform(), u2 = rng.uniform();
-  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
-}
-
-// Log-normal with the given mean and coefficient of variation: exp(mu + sigma z).
-struct LogNormal {
-  double mu, sigma;
-  LogNormal(double mean, double cv) : sigma(std::sqrt(std::log1p(cv * cv))) { mu = std::log(mean) - sigma * sigma / 2; }
-  double at(double z) const { return std::exp(mu + sigma * z); }
-};
-
 struct Draw {
   double run_s, cpu, memory;
   bool capped;
@@ -39,7 +27,7 @@ class TaskSampler {
     rho_ = std::clamp(std::log1p(s.correlation * scale) / (cpu_.sigma * memory_.sigma), -1.0, 1.0);
   }
   Draw draw(RandomStream& rng) const {
-    const double z_run = normal(rng), z1 = normal(rng), z2 = rho_ * z1 + std::sqrt(1 - rho_ * rho_) * normal(rng);
+    const double z_run = rng.normal(), z1 = rng.normal(), z2 = rho_ * z1 + std::sqrt(1 - rho_ * rho_) * rng.normal();
     Draw d{std::max(1.0, std::round(std::min(run_.at(z_run), 7 * 86'400.0))), cpu_.at(z1), memory_.at(z2), false};
     if (d.cpu > 1 || d.memory > 1) d.capped = true;
     d.cpu = std::min(1.0, d.cpu);

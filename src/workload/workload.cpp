@@ -1,6 +1,8 @@
 #include "tracewarp/workload/workload.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 
 namespace tracewarp::workload {
 
@@ -14,6 +16,11 @@ std::uint64_t ReadTally::repaired_total() const {
   std::uint64_t n = 0;
   for (const auto& [reason, count] : repaired) n += count;
   return n;
+}
+
+std::uint32_t scaled_nodes(std::uint32_t nodes, std::uint32_t from, std::uint32_t to) {
+  const double scaled = std::ceil(static_cast<double>(nodes) * to / from);
+  return static_cast<std::uint32_t>(std::clamp(scaled, 1.0, static_cast<double>(to)));
 }
 
 std::int64_t header_int(const std::map<std::string, std::string>& header, const std::string& key) {

@@ -103,6 +103,11 @@ if "$python" "$src/experiments/las-multiresource/calibrate.py" "$src/experiments
   --tracewarp "$tw" --tasks 3000 --steps 2 --target 0.3 --out "$work/cal.toml" >/dev/null &&
   grep -q "mean_demand = " "$work/cal.toml"; then
   pass "experiments/las-multiresource/calibrate.py picks a node size by real runs"; else fail "calibrate.py"; fi
+if ! "$python" "$src/experiments/las-multiresource/calibrate.py" "$src/experiments/las-multiresource/google.toml" \
+  --tracewarp "$tw" --tasks 3000 --steps 2 --target 0.999 --out "$work/cal2.toml" 2>"$work/cal2.err" >/dev/null &&
+  grep -q "not reachable: Kairos peaks at" "$work/cal2.err" && grep -q "Q = 32" "$work/cal2.err" &&
+  [ ! -e "$work/cal2.toml" ]; then
+  pass "calibrate.py says why an unreachable target is out of reach, and writes nothing"; else fail "calibrate.py (unreachable)"; fi
 
 # The replication study: quick.toml on 1 rank and on 3 ranks (optimistic), identical model data;
 # every shipped configuration runs shortened; the plot script draws from the files.

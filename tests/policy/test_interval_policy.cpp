@@ -105,6 +105,11 @@ TEST_CASE("interval scheduling: FCFS order, earliest interval, lowest range, bac
   REQUIRE(reservation_of(d, 4) == 4 * kHour);
   REQUIRE(reservation_of(d, 5) == -1);
   REQUIRE(reservation_of(d, 6) == kHour);
+  // The cells a nodes x intervals table would read: 8 nodes x the intervals of every start tried,
+  // up to the one taken. J1 starts 0, 1, 2 (one interval each): 3; J2 start 0 (intervals 0-2): 3;
+  // J3: 1; J4 starts 0-3: 4; J5: none (no window fits the horizon); J6 starts 0, 1: 2.
+  // (3 + 3 + 1 + 4 + 0 + 2) x 8 = 104.
+  REQUIRE(d.plan_cells == 104);
   // A queue depth of 3 leaves J4-J6 out of the pass.
   const PassDecision shallow =
       run_pass(policy, 8, {running(9, 0, 4, 90 * kMin)},
@@ -123,12 +128,14 @@ TEST_CASE("interval scheduling: one 60-h interval (pattern C) can never plan a j
   REQUIRE(reservation_of(dc, 1) == -1);
   REQUIRE(dc.start_now == std::vector<JobId>{2});
   REQUIRE(dc.first_nodes == std::vector<std::uint32_t>{4});
+  REQUIRE(dc.plan_cells == 16);  // one interval x 8 nodes, for each job
   // B: R holds only the first hour; J1 is planned at 1h on nodes 0-5; J2 still starts now on 4-7.
   IntervalPolicy b(parse_interval_pattern("B"));
   const PassDecision db = run_pass(b, 8, run, queue);
   REQUIRE(reservation_of(db, 1) == kHour);
   REQUIRE(db.start_now == std::vector<JobId>{2});
   REQUIRE(db.first_nodes == std::vector<std::uint32_t>{4});
+  REQUIRE(db.plan_cells == 24);  // J1 tries starts 0 and 1, J2 start 0: 3 intervals x 8 nodes
 }
 
 TEST_CASE("interval plan: the (parallel) earliest-fit search equals a plain scan on large plans",

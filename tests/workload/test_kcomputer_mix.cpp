@@ -84,3 +84,53 @@ TEST_CASE("K computer mix: settings out of range are refused", "[unit][workload]
   m.groups[0].load = 0;
   REQUIRE_THROWS_WITH(generate_kcomputer_mix(m), Catch::Contains("offered load"));
 }
+
+namespace {
+// Coefficient of variation over days of the number of jobs submitted per day in the study's
+// most common class (385-1,080 nodes, up to 1 h), or of the scaled equivalent.
+double daily_count_cv(const workload::Workload& w, double days, std::uint32_t max_nodes) {
+  std::vector<double> per_day(static_cast<std::size_t>(days), 0.0);
+  for (const workload::Job& j : w.jobs)
+    if (j.nodes <= max_nodes && j.requested <= 3600 * kTicksPerSecond)
+      per_day[static_cast<std::size_t>(to_seconds(j.submit) / 86'400)] += 1;
+  double mean = 0, var = 0;
+  for (const double c : per_day) mean += c / days;
+  for (const double c : per_day) var += (c - mean) * (c - mean) / (days - 1);
+  return std::sqrt(var) / mean;
+}
+}  // namespace
+
+TEST_CASE("K computer mix: bursty submissions vary per class from day to day; daily_cv = 0 is Poisson",
+          "[unit][workload]") {
+  // About 120 such jobs a day: Poisson alone gives a CV near 1/sqrt(120) = 0.09; a daily factor
+  // of CV 0.5 gives about sqrt(0.5^2 + 0.09^2) = 0.51.
+  KComputerMix bursty = mix(90, false), plain = mix(90, false);
+  plain.daily_cv = 0;
+  const double cv_bursty = daily_count_cv(generate_kcomputer_mix(bursty), 90, 1'080);
+  const double cv_plain = daily_count_cv(generate_kcomputer_mix(plain), 90, 1'080);
+  CAPTURE(cv_bursty, cv_plain);
+  REQUIRE(cv_plain < 0.15);
+  REQUIRE(cv_bursty > 0.35);
+  REQUIRE(cv_bursty < 0.7);
+}
+
+TEST_CASE("K computer mix: on the 768-node machine the offered load is measured after scaling and rounding",
+          "[unit][workload]") {
+  const workload::Workload w = generate_kcomputer_mix(scaled_large_group_mix(mix(90, false), 768, 0.9));
+  REQUIRE(w.max_nodes == 768);
+  double node_seconds = 0;
+  for (const workload::Job& j : w.jobs) {
+    REQUIRE(j.nodes >= 4);    // ceil(385 x 768 / 82,944) = ceil(3.56)
+    REQUIRE(j.nodes <= 342);  // ceil(36,864 x 768 / 82,944) = ceil(341.3)
+    node_seconds += j.nodes * to_seconds(j.run);
+  }
+  REQUIRE(node_seconds / (768.0 * 90 * 86'400) == Approx(0.9).epsilon(0.08));
+  // Pacing for the full large group and scaling afterwards (the first reading) offered about
+  // 0.81 instead: the 73,728-node group is only 683 of the 768 nodes' worth (rounding up adds ~1%).
+  double unscaled = 0;
+  for (const workload::Job& j : generate_kcomputer_mix(mix(90, false)).jobs)
+    unscaled += scaled_nodes(j.nodes, 82'944, 768) * to_seconds(j.run);
+  const double first_reading_load = unscaled / (768.0 * 90 * 86'400);
+  CAPTURE(first_reading_load);
+  REQUIRE(first_reading_load < 0.9 * 0.95);
+}

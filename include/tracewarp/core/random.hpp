@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 
 namespace tracewarp {
 
@@ -31,6 +32,11 @@ class RandomStream {
   }
   // Exponentially distributed with the given mean.
   double exponential(double mean) { return -mean * std::log1p(-uniform()); }
+  // Standard normal (Box-Muller, one value per call, so the draw order is fixed).
+  double normal() {
+    const double u1 = 1.0 - uniform(), u2 = uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
+  }
 
   std::uint64_t draws() const { return counter_ * 2 - (2 - used_); }
   friend bool operator==(const RandomStream&, const RandomStream&) = default;
@@ -53,6 +59,13 @@ class RandomStream {
   std::uint64_t counter_ = 0;
   std::uint64_t block_[2] = {0, 0};
   std::uint32_t used_ = 2;
+};
+
+// Log-normal with the given mean and coefficient of variation: exp(mu + sigma z), z standard normal.
+struct LogNormal {
+  double mu, sigma;
+  LogNormal(double mean, double cv) : sigma(std::sqrt(std::log1p(cv * cv))) { mu = std::log(mean) - sigma * sigma / 2; }
+  double at(double z) const { return std::exp(mu + sigma * z); }
 };
 
 }  // namespace tracewarp

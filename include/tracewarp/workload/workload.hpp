@@ -45,6 +45,10 @@ struct ReadTally {
   std::uint64_t repaired_total() const;
 };
 
+// A job's node count on a machine of `to` nodes when it asked for `nodes` of `from`: scaled
+// proportionally, rounded up, at least 1 and at most `to` (the K computer study's 768-node machine).
+std::uint32_t scaled_nodes(std::uint32_t nodes, std::uint32_t from, std::uint32_t to);
+
 // An integer header field ("MaxNodes": "1024"); -1 if absent or not an integer.
 std::int64_t header_int(const std::map<std::string, std::string>& header, const std::string& key);
 

@@ -37,7 +37,11 @@ const io::ParamTable<workload::KComputerMix>& kmix_params() {
           .number("min_ratio", &P::min_ratio,
                   "K computer mix: smallest run/requested ratio of the other jobs (uniform up to 1)",
                   {.min = 0, .max = 1})
-          .integer("users", &P::users, "K computer mix: users (Zipf weights)", {.min = 1});
+          .integer("users", &P::users, "K computer mix: users (Zipf weights)", {.min = 1})
+          .number("daily_cv", &P::daily_cv,
+                  "K computer mix: day-to-day coefficient of variation of each class's submission rate (bursty "
+                  "arrivals); 0 = plain Poisson",
+                  {.min = 0, .max = 10});
   return table;
 }
 struct KmixGroups {
@@ -68,14 +72,20 @@ workload::Workload generate_kcomputer(const io::Config& c) {
   const KmixGroups g = kmix_group_params().read(c);
   const bool small = g.groups == "both" || (g.groups == "auto" && (!machine || machine->mix_has_small_group));
   workload::KComputerMix mix = kmix_params().read(c);
-  mix.groups = workload::kcomputer_groups(small, g.load_small, g.load_large);
   mix.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
-  workload::Workload w = workload::generate_kcomputer_mix(mix);
+  mix.groups = workload::kcomputer_groups(small, g.load_small, g.load_large);
   io::WorkloadTransforms t = io::workload_transform_params().read(c);
+  // A scaled machine (kcomputer-768) gets the large-group mix scaled by the generator, so the
+  // offered load is the load on the machine the jobs run on.
   if (machine && machine->scale_jobs_from > 0 && t.scale_nodes_to == 0) {
-    t.scale_nodes_to = machine->nodes;
-    t.machine_nodes = machine->scale_jobs_from;
+    if (!small) {
+      mix = workload::scaled_large_group_mix(mix, machine->nodes, g.load_large);
+    } else {  // both groups squeezed onto the scaled machine: loads refer to the full machine
+      t.scale_nodes_to = machine->nodes;
+      t.machine_nodes = machine->scale_jobs_from;
+    }
   }
+  workload::Workload w = workload::generate_kcomputer_mix(mix);
   io::apply_transforms(w, t);
   return w;
 }

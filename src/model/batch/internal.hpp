@@ -42,6 +42,7 @@ struct PassRow {
   std::uint32_t running;
   std::uint32_t padding = 0;  // explicit: rows are compared bytewise (rollback check)
   std::uint64_t broken_reservations;
+  std::uint64_t plan_cells;
 };
 
 // One resource group's part of the run.

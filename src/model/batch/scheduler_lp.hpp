@@ -48,8 +48,8 @@ class SchedulerLp {
         const PassRow p = r.as<PassRow>();
         ++out_->passes;
         out_->broken_reservations += p.broken_reservations;
-        out_->pass_costs.push_back(
-            {to_seconds(ev.time()), p.queued, p.started, p.running, part().series_group, ctx.handler_wall_us()});
+        out_->pass_costs.push_back({to_seconds(ev.time()), p.queued, p.started, p.running, part().series_group,
+                                    ctx.handler_wall_us(), static_cast<double>(p.plan_cells)});
       }
     });
   }
@@ -156,7 +156,7 @@ class SchedulerLp {
     settled_ = started.size() == d.start_now.size() ? considered - started.size() : 0;
     ended_since_pass_ = false;
     ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
-                                  static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations});
+                                  static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations, d.plan_cells});
   }
 
   Time queue_requested(std::uint64_t index) const {

@@ -75,6 +75,9 @@ io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
   if (groups.size() > 1)
     for (std::size_t g = 0; g < groups.size(); ++g)
       out["utilisation_" + groups[g].name] = utilisation(busy[g], groups[g].nodes);
+  double cells = 0;
+  for (const PassCostRow& p : r.pass_costs) cells += p.plan_cells;
+  if (cells > 0) out["mean_plan_cells_per_pass"] = cells / static_cast<double>(r.pass_costs.size());
   return out;
 }
 

@@ -52,7 +52,10 @@ const io::TableSchema& pass_table_schema() {
        TRACEWARP_COLUMN(PassCostRow, running, "jobs", "jobs running when the pass began"),
        TRACEWARP_COLUMN(PassCostRow, group, "", "resource group (as in the series table)"),
        TRACEWARP_COLUMN(PassCostRow, wall_us, "us",
-                        "wall-clock time of the pass (policy and job starts); not deterministic")},
+                        "wall-clock time of the pass (policy and job starts); not deterministic"),
+       TRACEWARP_COLUMN(PassCostRow, plan_cells, "cells",
+                        "interval scheduling: node x interval cells a per-node, per-interval plan table would read "
+                        "(the study's cost measure); 0 for other policies")},
       "batch: one row per committed scheduling pass, by time and group"};
   return schema;
 }

@@ -181,6 +181,19 @@ std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const {
   return std::prev(it)->used;
 }
 
+// The cells of a nodes x intervals table that a search reading start intervals 0..last (each
+// start's whole window, on every node) reads for a job of `duration`; it stops where windows
+// leave the horizon.
+std::uint64_t table_cells(const IntervalPlan& plan, std::uint32_t nodes, std::size_t last, Time duration) {
+  std::uint64_t intervals = 0;
+  for (std::size_t s = 0; s <= last && s < plan.intervals(); ++s) {
+    const std::uint64_t mask = plan.window(s, duration);
+    if (mask == 0) break;
+    intervals += static_cast<std::uint64_t>(std::popcount(mask));
+  }
+  return intervals * nodes;
+}
+
 PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   IntervalPlan plan(in.total_nodes, in.now, pattern_);
@@ -193,9 +206,12 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
     const QueuedJob& job = in.queue[i];
     detail::check_fits_machine(job, in);
     if (std::any_of(failed.begin(), failed.end(),
-                    [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; }))
+                    [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {
+      out.plan_cells += table_cells(plan, in.total_nodes, plan.intervals(), job.requested);  // a table would search
       continue;
+    }
     const IntervalPlan::Placement p = plan.earliest(job.nodes, job.requested);
+    out.plan_cells += table_cells(plan, in.total_nodes, p.interval, job.requested);
     if (p.interval == plan.intervals()) {
       failed.emplace_back(job.nodes, job.requested);
       continue;

@@ -97,6 +97,7 @@ struct PassCostRow {
   std::uint32_t running;  // jobs running when it began
   std::int32_t group;
   double wall_us;
+  double plan_cells;  // interval scheduling: node x interval cells a plan table would read (deterministic)
 };
 
 // Per-user aggregates of users with at least 10 jobs that ran.

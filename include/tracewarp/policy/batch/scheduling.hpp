@@ -73,6 +73,10 @@ struct PassDecision {
   // start falling between two passes) or a speculative state that the engine will roll back
   // can cause this; models report the count.
   std::uint64_t broken_reservations = 0;
+  // Interval scheduling: the node x interval cells a per-node, per-interval plan table would read
+  // in this pass (the K computer study's cost argument: it grows with nodes x intervals), counted
+  // whatever the plan's own data structure; 0 for the other policies.
+  std::uint64_t plan_cells = 0;
 };
 
 // A policy is a plain class with
