@@ -6,8 +6,12 @@
   wait_by_class.png    mean wait by node class and by walltime class, per pattern
   started_by_class.png jobs started inside the window by node class, per pattern
   patterns.csv         per pattern, over mixes: utilisation (mean, std), large-group utilisation,
-                       jobs started of each node class, mean wait, scheduling pass cost
-                       (mean and p99 wall-clock us)
+                       the offered load (node-seconds of the jobs submitted over machine nodes x
+                       the submission period, on the machine the jobs ran on), jobs started of each
+                       node class, mean wait, scheduling pass cost (mean and p99 wall-clock us) and
+                       the node x interval cells a plan table would read per pass (the study's cost
+                       measure)
+  wait_by_node_class.csv  mean wait per pattern and node-count class (the study's wait finding)
 
 Classes are the study's: nodes 1-384 (small group), 385-1,080, -4,320, -10,800, -36,864;
 requested walltime up to 1 h, 4 h, 12 h, 24 h.
@@ -55,11 +59,16 @@ def main() -> int:
         inside = jobs[(jobs["start_s"] >= s["window_from_s"]) & (jobs["start_s"] < s["window_until_s"])]
         started = inside.groupby("node_class", observed=False).size()
         passes = r.table(run_id, "passes")
+        all_jobs = r.table(run_id, "jobs")
+        all_jobs = all_jobs[all_jobs["status"] != 2]
+        period = all_jobs["submit_s"].max() - all_jobs["submit_s"].min()
         row = {
             "pattern": pattern_of[run_id],
             "run_id": run_id,
             "utilisation": s["utilisation"],
             "utilisation_large": s.get("utilisation_large", np.nan),
+            "offered_load": (all_jobs["nodes"] * all_jobs["run_s"]).sum() / (nodes * period) if period > 0 else np.nan,
+            "plan_cells_per_pass": passes["plan_cells"].mean() if "plan_cells" in passes else np.nan,
             "mean_wait_s": inside["wait_s"].mean(),
             "pass_mean_us": passes["wall_us"].mean(),
             "pass_p99_us": passes["wall_us"].quantile(0.99),
@@ -79,9 +88,9 @@ def main() -> int:
     summary.insert(0, "mixes", table.groupby("pattern").size())
     summary.to_csv(os.path.join(out, "patterns.csv"))
     with pd.option_context("display.width", 200, "display.max_columns", 40, "display.float_format", "{:.4g}".format):
-        print(summary[["mixes", "utilisation_mean", "utilisation_std", "utilisation_large_mean", "mean_wait_s_mean",
-                       f"started_{NODE_LABELS[-1]}_mean", f"started_{NODE_LABELS[-2]}_mean", "pass_mean_us_mean",
-                       "pass_p99_us_mean"]].to_string())
+        print(summary[["mixes", "utilisation_mean", "utilisation_std", "utilisation_large_mean", "offered_load_mean",
+                       "mean_wait_s_mean", f"started_{NODE_LABELS[-1]}_mean", f"started_{NODE_LABELS[-2]}_mean",
+                       "pass_mean_us_mean", "pass_p99_us_mean", "plan_cells_per_pass_mean"]].to_string())
 
     # Utilisation over time: the first mix of each pattern, whole machine (group 0).
     fig, ax = plt.subplots(figsize=(8, 4))
@@ -103,8 +112,13 @@ def main() -> int:
         df["pattern"] = [pattern_of[k] for k in df.index]
         return df.groupby("pattern").mean()
 
+    node_wait = by_pattern(per_class_wait)
+    node_wait.to_csv(os.path.join(out, "wait_by_node_class.csv"))
+    with pd.option_context("display.width", 200, "display.float_format", "{:.0f}".format):
+        print("\nmean wait (s) by node-count class (full-machine scale), mean over mixes")
+        print(node_wait.to_string())
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    by_pattern(per_class_wait).T.plot.bar(ax=axes[0])
+    node_wait.T.plot.bar(ax=axes[0])
     axes[0].set_ylabel("mean wait (s)")
     axes[0].set_xlabel("nodes (full-machine scale)")
     by_pattern(walltime_wait).T.plot.bar(ax=axes[1])

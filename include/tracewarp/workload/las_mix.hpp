@@ -13,8 +13,10 @@
 //     correlation is solved so the requests' own (Pearson) correlation is the table's; means
 //     are `mean_demand` (0.05) of a node — a node holds about 20 average tasks — and requests
 //     are capped at one node (the cap is counted in the workload's repairs);
-//   * arrivals are Poisson at the rate that offers `load` per resource on `nodes` nodes of
+//   * submit times are Poisson at the rate that offers `load` per resource on `nodes` nodes of
 //     capacity 1: with both resources at 1.0, the cluster load sqrt(sum_r load_r^2) is sqrt 2.
+//     The LAS model's default closed loop ignores them and releases tasks in this order while
+//     the cluster load is below sqrt 2 (model/las/las_model.hpp); they pace the open loop.
 //     The mean work per task for that rate comes from a 100,000-task pilot sample.
 #pragma once
 

@@ -29,7 +29,9 @@ const io::ParamTable<workload::LasMix>& lasmix_params() {
       io::ParamTable<P>("lasmix")
           .text("trace", &P::trace, "LAS generator: google or alibaba statistics (workload/las_mix.hpp)")
           .integer("tasks", &P::tasks, "LAS generator: tasks", {.min = 1})
-          .number("load", &P::load, "LAS generator: offered load per resource (sqrt 2 together)")
+          .number("load", &P::load,
+                  "LAS generator: offered load per resource of its Poisson submit times (sqrt 2 together); read "
+                  "only by the open loop (las.closed_loop_load = 0)")
           .number("mean_demand", &P::mean_demand, "LAS generator: mean CPU and memory request, in nodes")
           .number("mean_run_s", &P::mean_run_s,
                   "LAS generator: mean run time, seconds (0 = 300 for google, 100 for alibaba)");
