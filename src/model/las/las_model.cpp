@@ -296,7 +296,7 @@ const io::TableSchema& task_table_schema() {
       sizeof(TaskRow),
       {TRACEWARP_COLUMN(TaskRow, id, "", "task number in the trace"),
        TRACEWARP_COLUMN(TaskRow, index, "", "position in the workload; unique"),
-       TRACEWARP_COLUMN(TaskRow, submit_s, "s", "submission"),
+       TRACEWARP_COLUMN(TaskRow, submit_s, "s", "submission: release by the closed loop, or the workload's (open loop)"),
        TRACEWARP_COLUMN(TaskRow, first_start_s, "s", "first start on its node"),
        TRACEWARP_COLUMN(TaskRow, end_s, "s", "completion"),
        TRACEWARP_COLUMN(TaskRow, run_s, "s", "run time (service needed)"),
