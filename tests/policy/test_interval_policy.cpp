@@ -168,3 +168,29 @@ TEST_CASE("interval plan: the (parallel) earliest-fit search equals a plain scan
       }
     }
 }
+
+TEST_CASE("interval plan: what a pass learns about misfits skips work, never changes an answer",
+          "[unit][policy][interval]") {
+  // Two identical plans, filled by the same queue of random jobs (each placed where earliest()
+  // says): one searches with a misfit memo, one without. Small plans take the in-order path,
+  // large ones the parallel path.
+  for (const std::uint32_t machine : {64u, 4096u}) {
+    CAPTURE(machine);
+    const IntervalPattern pattern = parse_interval_pattern("A");
+    IntervalPlan with(machine, 0, pattern), without(machine, 0, pattern);
+    IntervalPlan::MisfitMemo memo(with.intervals());
+    RandomStream rng(machine, 1);
+    for (int j = 0; j < 400; ++j) {
+      const auto nodes = static_cast<std::uint32_t>(1 + rng.below(machine / 8));
+      const Time duration = (1 + static_cast<Time>(rng.below(24 * 60))) * kMin;
+      const IntervalPlan::Placement a = with.earliest(nodes, duration, &memo);
+      const IntervalPlan::Placement b = without.earliest(nodes, duration);
+      CAPTURE(j, nodes, duration);
+      REQUIRE(a.interval == b.interval);
+      if (b.interval == without.intervals()) continue;
+      REQUIRE(a.first_node == b.first_node);
+      with.occupy(a.first_node, nodes, a.mask);
+      without.occupy(b.first_node, nodes, b.mask);
+    }
+  }
+}

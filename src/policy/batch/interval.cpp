@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <limits>
 
 #include "pass_steps.hpp"
 #include "tracewarp/core/error.hpp"
@@ -143,14 +144,30 @@ std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t 
   return -1;
 }
 
-IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duration) const {
+IntervalPlan::MisfitMemo::MisfitMemo(std::size_t intervals)
+    : k_(intervals), smallest_(intervals * intervals, std::numeric_limits<std::uint32_t>::max()) {}
+
+void IntervalPlan::MisfitMemo::record(std::size_t first, std::size_t last, std::uint32_t count) {
+  for (std::size_t e = last; e < k_; ++e) {  // longer windows hold no more
+    std::uint32_t& smallest = smallest_[first * k_ + e];
+    if (smallest <= count) break;  // already known from here on
+    smallest = count;
+  }
+}
+
+IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duration, MisfitMemo* memo) const {
   const std::size_t k = intervals();
   const Placement none{k, 0, 0};
   // Each start's window is computed once, when that start is tried; windows only grow toward
   // the horizon, so the first start whose window does not fit inside it ends the search.
+  const auto last_of = [](std::uint64_t mask) { return static_cast<std::size_t>(63 - std::countl_zero(mask)); };
   const auto try_start = [&](std::size_t s, std::uint64_t mask) -> Placement {
+    if (memo != nullptr && memo->known(s, last_of(mask), count)) return none;
     const std::int64_t first = lowest_free_range(count, mask);
     return first < 0 ? none : Placement{s, static_cast<std::uint32_t>(first), mask};
+  };
+  const auto remember = [&](std::size_t s, std::uint64_t mask) {
+    if (memo != nullptr) memo->record(s, last_of(mask), count);
   };
   // Small plans: in order, stop at the first fit. Large ones: batches of starts in parallel,
   // the earliest fit of the first batch that has one (the same for any thread count).
@@ -160,6 +177,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duratio
       const std::uint64_t mask = window(s, duration);
       if (mask == 0) break;
       if (const Placement p = try_start(s, mask); p.interval < k) return p;
+      remember(s, mask);
     }
     return none;
   }
@@ -170,6 +188,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duratio
     const Placement p = deterministic_reduce(
         n, none, [&](std::size_t i) { return try_start(from + i, masks[i]); },
         [](const Placement& a, const Placement& b) { return b.interval < a.interval ? b : a; }, 1);
+    for (std::size_t i = 0; i < n && from + i < p.interval; ++i) remember(from + i, masks[i]);
     if (p.interval < k || n < kBatch) return p;
   }
   return none;
@@ -201,6 +220,7 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   // A job that did not fit rules out every later job at least as large and as long: the plan
   // only fills up during the pass, and longer windows contain shorter ones.
   std::vector<std::pair<std::uint32_t, Time>> failed;
+  IntervalPlan::MisfitMemo misfits(plan.intervals());
   const std::size_t limit = detail::considered(in);
   for (std::size_t i = 0; i < limit; ++i) {
     const QueuedJob& job = in.queue[i];
@@ -210,7 +230,7 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
       out.plan_cells += table_cells(plan, in.total_nodes, plan.intervals(), job.requested);  // a table would search
       continue;
     }
-    const IntervalPlan::Placement p = plan.earliest(job.nodes, job.requested);
+    const IntervalPlan::Placement p = plan.earliest(job.nodes, job.requested, &misfits);
     out.plan_cells += table_cells(plan, in.total_nodes, p.interval, job.requested);
     if (p.interval == plan.intervals()) {
       failed.emplace_back(job.nodes, job.requested);

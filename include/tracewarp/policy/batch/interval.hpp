@@ -61,8 +61,24 @@ class IntervalPlan {
     std::uint32_t first_node;
     std::uint64_t mask;
   };
+  // What one pass has learnt about windows that cannot hold a job: if `count` contiguous nodes
+  // are not free throughout intervals s..e, neither are more nodes throughout s..e' for any
+  // e' >= e — and the plan only fills up during a pass. Lets earliest() skip such starts
+  // unseen; the answers are the same with or without it.
+  class MisfitMemo {
+   public:
+    explicit MisfitMemo(std::size_t intervals);
+    bool known(std::size_t first, std::size_t last, std::uint32_t count) const {
+      return smallest_[first * k_ + last] <= count;
+    }
+    void record(std::size_t first, std::size_t last, std::uint32_t count);
+
+   private:
+    std::size_t k_;
+    std::vector<std::uint32_t> smallest_;  // [first][last]: the fewest nodes known not to fit
+  };
   // The earliest start interval, then lowest range, for `count` nodes during `duration`.
-  Placement earliest(std::uint32_t count, Time duration) const;
+  Placement earliest(std::uint32_t count, Time duration, MisfitMemo* memo = nullptr) const;
 
   // Used-interval mask of every node, for tests: node -> mask.
   std::uint64_t mask_of(std::uint32_t node) const;
