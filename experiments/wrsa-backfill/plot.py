@@ -105,19 +105,10 @@ def main() -> int:
     fig.tight_layout()
     fig.savefig(os.path.join(out, "wait_by_class.png"), dpi=120)
 
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-    for ax, col, label in zip(axes, ["mean_wait_s", "mean_delay_s", "mean_bounded_slowdown"],
-                              ["mean wait (s)", "mean delay (s)", "mean bounded slowdown"]):
-        for policy in policies:
-            u = users[users["policy"] == policy]
-            ax.scatter(u["mean_wrsa_at_submit"], u[col], s=8, alpha=0.6, label=policy)
-        ax.set_xlabel("user's mean WRSA at submission")
-        ax.set_ylabel(label)
-        ax.set_yscale("symlog")
-    axes[0].legend()
-    fig.suptitle("Per-user WRSA against service (users with >= 10 jobs)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "user_wrsa.png"), dpi=120)
+    scatter_by_wrsa(users, policies, "mean_wrsa_at_submit",
+                    {"mean_wait_s": "mean wait (s)", "mean_delay_s": "mean delay (s)",
+                     "mean_bounded_slowdown": "mean bounded slowdown"},
+                    "Per-user WRSA against service (users with >= 10 jobs)", os.path.join(out, "user_wrsa.png"))
     corr = users.groupby("policy").apply(
         lambda u: pd.Series({c: u["mean_wrsa_at_submit"].corr(u[c], method="spearman")
                              for c in ["mean_wait_s", "mean_delay_s", "mean_bounded_slowdown"]}))
@@ -137,7 +128,8 @@ def main() -> int:
     ax.legend()
     fig.tight_layout()
     fig.savefig(os.path.join(out, "utilisation_over_time.png"), dpi=120)
-    print(f"wrote {out}/makespan.png, wait_by_class.png, user_wrsa.png, utilisation_over_time.png and CSVs")
+    print(f"wrote {out}/makespan.png, wait_by_class.png, user_wrsa.png, user_metrics.png, utilisation_over_time.png "
+          "and CSVs")
     return 0
 
 
@@ -172,18 +164,25 @@ def study_user_metrics(r, runs, policies, out):
     with pd.option_context("display.width", 200, "display.float_format", "{:.1f}".format):
         print("\nstudy metrics per user (Original, IAT x1, users with >= 10 jobs), mean over users by WRSA tercile")
         print(by_group.to_string())
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4))
-    for ax, (col, label) in zip(axes, STUDY_METRICS.items()):
+    scatter_by_wrsa(users, policies, "wrsa", STUDY_METRICS,
+                    "The study's per-user metrics (Original, normal arrival rate, users with >= 10 jobs)",
+                    os.path.join(out, "user_metrics.png"))
+
+
+def scatter_by_wrsa(users, policies, wrsa_column, metrics, title, path):
+    """One panel per metric: each user's value against the user's mean WRSA, a colour per policy."""
+    fig, axes = plt.subplots(1, len(metrics), figsize=(14, 4))
+    for ax, (col, label) in zip(axes, metrics.items()):
         for policy in policies:
             u = users[users["policy"] == policy]
-            ax.scatter(u["wrsa"], u[col], s=8, alpha=0.6, label=policy)
+            ax.scatter(u[wrsa_column], u[col], s=8, alpha=0.6, label=policy)
         ax.set_xlabel("user's mean WRSA at submission")
         ax.set_ylabel(label)
         ax.set_yscale("symlog")
     axes[0].legend()
-    fig.suptitle("The study's per-user metrics (Original, normal arrival rate, users with >= 10 jobs)")
+    fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "user_metrics.png"), dpi=120)
+    fig.savefig(path, dpi=120)
 
 
 if __name__ == "__main__":
