@@ -194,3 +194,17 @@ TEST_CASE("interval plan: what a pass learns about misfits skips work, never cha
     }
   }
 }
+
+TEST_CASE("interval plan: all windows in one sweep equal window() start by start", "[unit][policy][interval]") {
+  for (const char* spec : {"A", "B", "C", "10m:1h,30m:12h,2h:24h,4h:36h,8h:60h"}) {
+    const IntervalPlan plan(16, 5 * kMin, parse_interval_pattern(spec));
+    for (const Time duration : {Time{0}, Time{1}, 10 * kMin, 10 * kMin + 1, 59 * kMin, kHour, 7 * kHour, 59 * kHour,
+                                60 * kHour, 61 * kHour}) {
+      CAPTURE(spec, duration);
+      std::array<std::uint64_t, 64> masks{};
+      const std::size_t starts = plan.windows(duration, masks);
+      for (std::size_t s = 0; s < plan.intervals(); ++s)
+        REQUIRE(plan.window(s, duration) == (s < starts ? masks[s] : 0));
+    }
+  }
+}

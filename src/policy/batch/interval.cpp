@@ -80,6 +80,13 @@ IntervalPlan::IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern&
   begins_.push_back(now);
   for (const Time l : pattern.lengths) begins_.push_back(begins_.back() + l);
   if (nodes > 0) segments_.push_back({0, 0});
+  free_.assign(pattern.lengths.size(), nodes);
+}
+
+bool IntervalPlan::enough_free(std::uint32_t count, std::uint64_t mask) const {
+  for (; mask != 0; mask &= mask - 1)
+    if (free_[static_cast<std::size_t>(std::countr_zero(mask))] < count) return false;
+  return true;
 }
 
 std::uint64_t IntervalPlan::window(std::size_t first_interval, Time duration) const {
@@ -89,6 +96,20 @@ std::uint64_t IntervalPlan::window(std::size_t first_interval, Time duration) co
                                      detail::end_of(begins_[first_interval], need));
   if (last == begins_.end()) return 0;
   return bits(first_interval, static_cast<std::size_t>(last - begins_.begin()) - 1);
+}
+
+std::size_t IntervalPlan::windows(Time duration, std::array<std::uint64_t, 64>& masks) const {
+  const Time need = std::max<Time>(duration, 1);
+  const std::size_t k = intervals();
+  std::size_t last = 1;  // index into begins_: the first boundary at or after the window's end
+  for (std::size_t s = 0; s < k; ++s) {
+    const Time end = detail::end_of(begins_[s], need);
+    last = std::max(last, s + 1);  // ends only move later as the start does
+    while (last <= k && begins_[last] < end) ++last;
+    if (last > k) return s;
+    masks[s] = bits(s, last - 1);
+  }
+  return k;
 }
 
 std::uint32_t IntervalPlan::end_of(std::size_t segment) const {
@@ -113,6 +134,7 @@ void IntervalPlan::occupy(std::uint32_t first, std::uint32_t count, std::uint64_
       throw InvariantError("interval plan: node " + std::to_string(segments_[i].first) + " used twice");
     segments_[i].used |= mask;
   }
+  for (std::uint64_t m = mask; m != 0; m &= m - 1) free_[static_cast<std::size_t>(std::countr_zero(m))] -= count;
   // Merge equal neighbours around the change so the line stays short.
   const std::size_t lo = from > 0 ? from - 1 : 0, hi = std::min(to, segments_.size() - 1);
   std::size_t out = lo;
@@ -163,6 +185,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duratio
   const auto last_of = [](std::uint64_t mask) { return static_cast<std::size_t>(63 - std::countl_zero(mask)); };
   const auto try_start = [&](std::size_t s, std::uint64_t mask) -> Placement {
     if (memo != nullptr && memo->known(s, last_of(mask), count)) return none;
+    if (!enough_free(count, mask)) return none;
     const std::int64_t first = lowest_free_range(count, mask);
     return first < 0 ? none : Placement{s, static_cast<std::uint32_t>(first), mask};
   };
@@ -172,24 +195,22 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duratio
   // Small plans: in order, stop at the first fit. Large ones: batches of starts in parallel,
   // the earliest fit of the first batch that has one (the same for any thread count).
   constexpr std::size_t kParallelSegments = 512, kBatch = 8;
+  std::array<std::uint64_t, 64> masks;
+  const std::size_t starts = windows(duration, masks);
   if (segments_.size() < kParallelSegments) {
-    for (std::size_t s = 0; s < k; ++s) {
-      const std::uint64_t mask = window(s, duration);
-      if (mask == 0) break;
-      if (const Placement p = try_start(s, mask); p.interval < k) return p;
-      remember(s, mask);
+    for (std::size_t s = 0; s < starts; ++s) {
+      if (const Placement p = try_start(s, masks[s]); p.interval < k) return p;
+      remember(s, masks[s]);
     }
     return none;
   }
-  std::array<std::uint64_t, kBatch> masks{};
-  for (std::size_t from = 0; from < k; from += kBatch) {
-    std::size_t n = 0;
-    while (n < kBatch && from + n < k && (masks[n] = window(from + n, duration)) != 0) ++n;
+  for (std::size_t from = 0; from < starts; from += kBatch) {
+    const std::size_t n = std::min(kBatch, starts - from);
     const Placement p = deterministic_reduce(
-        n, none, [&](std::size_t i) { return try_start(from + i, masks[i]); },
+        n, none, [&](std::size_t i) { return try_start(from + i, masks[from + i]); },
         [](const Placement& a, const Placement& b) { return b.interval < a.interval ? b : a; }, 1);
-    for (std::size_t i = 0; i < n && from + i < p.interval; ++i) remember(from + i, masks[i]);
-    if (p.interval < k || n < kBatch) return p;
+    for (std::size_t i = 0; i < n && from + i < p.interval; ++i) remember(from + i, masks[from + i]);
+    if (p.interval < k) return p;
   }
   return none;
 }
@@ -204,12 +225,11 @@ std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const {
 // start's whole window, on every node) reads for a job of `duration`; it stops where windows
 // leave the horizon.
 std::uint64_t table_cells(const IntervalPlan& plan, std::uint32_t nodes, std::size_t last, Time duration) {
+  std::array<std::uint64_t, 64> masks;
+  const std::size_t starts = plan.windows(duration, masks);
   std::uint64_t intervals = 0;
-  for (std::size_t s = 0; s <= last && s < plan.intervals(); ++s) {
-    const std::uint64_t mask = plan.window(s, duration);
-    if (mask == 0) break;
-    intervals += static_cast<std::uint64_t>(std::popcount(mask));
-  }
+  for (std::size_t s = 0; s <= last && s < starts; ++s)
+    intervals += static_cast<std::uint64_t>(std::popcount(masks[s]));
   return intervals * nodes;
 }
 

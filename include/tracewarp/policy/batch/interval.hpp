@@ -18,6 +18,7 @@
 // result — the earliest fitting interval, lowest range — does not depend on the thread count.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -49,6 +50,9 @@ class IntervalPlan {
   // The intervals a job starting at `first_interval` for `duration` needs, as a bit mask; 0 if
   // the horizon ends before the duration is covered.
   std::uint64_t window(std::size_t first_interval, Time duration) const;
+  // The windows of every start from the first on, in one sweep: masks[s] = window(s, duration)
+  // for s below the returned count (the first start whose window leaves the horizon).
+  std::size_t windows(Time duration, std::array<std::uint64_t, 64>& masks) const;
   // Marks nodes [first, first + count) used in the intervals of `mask`.
   void occupy(std::uint32_t first, std::uint32_t count, std::uint64_t mask);
   // A running job: used from the first interval up to its requested end.
@@ -91,9 +95,14 @@ class IntervalPlan {
   std::size_t split(std::uint32_t node);  // makes `node` a segment start; returns its index
   std::uint32_t end_of(std::size_t segment) const;
 
+  // Whether every interval of `mask` has at least `count` nodes free in all (not necessarily
+  // contiguous): a check in O(intervals) that rules a start out before any segment is scanned.
+  bool enough_free(std::uint32_t count, std::uint64_t mask) const;
+
   std::uint32_t nodes_;
   std::vector<Time> begins_;  // start time of each interval, then the horizon's end
   std::vector<Segment> segments_;
+  std::vector<std::uint32_t> free_;  // nodes free in each interval
 };
 
 class IntervalPolicy {
