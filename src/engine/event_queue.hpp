@@ -1,13 +1,27 @@
-// The pending-event list of a rank: a 4-ary min-heap of (time, pool slot), ordered by the full
-// event key. Entries hold only the time; the rest of the key is read from the pool when two
-// times tie, which keeps entries at 16 bytes (four children per cache line) in the common case.
+// The pending-event list of a rank: a ladder queue (Tang, Goh and Thng, ACM TOMACS 2005).
 //
-// pop() is lazy: it leaves the root vacant, and the next push() fills the vacancy with one
-// sift-down instead of the two sifts of a pop followed by a push. Executing an event and
-// scheduling its successor — the usual pattern — therefore costs one pass down the heap.
+// Why not one heap: with millions of pending events a heap no longer fits any cache, and every
+// push and pop walks a dozen levels of it, each a cache miss. Here a push usually appends to the
+// tail of one bucket (a few thousand bucket tails stay in cache), and only the events of the
+// current, narrow slice of time are ordered, a few hundred at a time.
+//
+//   top      unsorted; every time >= top_start_ (the far future)
+//   rungs    rung 0 splits [its start, top_start_) into buckets of equal width; rung r+1 splits
+//            the bucket of rung r that was too large to order directly; each rung's buckets
+//            before its cursor are consumed
+//   bottom   every event earlier than bottom_end_, the start of the deepest rung's current
+//            bucket: the last bucket taken, sorted, and a heap of the events pushed since
+//            (events pushed into the past by a rollback land here too)
+//
+// Entries of a later tier are never earlier than those of an earlier tier, so the bottom's top is
+// the queue's top. The bottom orders by the full event key, so simultaneous events come out in key
+// order whatever their buckets: the queue pops exactly the order of a single sorted list.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "event_pool.hpp"
@@ -20,36 +34,43 @@ struct QueueEntry {
   std::uint32_t lp;  // local index of the destination LP
 };
 
-class EventQueue {
+// Full event key order. Entries hold only the time; the rest of the key is read from the pool
+// when two times tie, which keeps entries at 16 bytes in the common case.
+inline bool entry_before(EventPool& pool, const QueueEntry& a, const QueueEntry& b) {
+  if (a.time != b.time) return a.time < b.time;
+  return pool[a.slot].key < pool[b.slot].key;
+}
+
+// A 4-ary min-heap of entries by full event key (four 16-byte children per cache line).
+//
+// pop() is lazy: it leaves the root vacant, and the next push() fills the vacancy with one
+// sift-down instead of the two sifts of a pop followed by a push. Executing an event and
+// scheduling its successor — the usual pattern — therefore costs one pass down the heap.
+class EntryHeap {
  public:
-  explicit EventQueue(EventPool& pool) : pool_(pool) {}
+  explicit EntryHeap(EventPool& pool) : pool_(pool) {}
 
   bool empty() {
     settle();
     return heap_.empty();
   }
-  std::size_t size() const noexcept { return heap_.size() - (vacant_ ? 1 : 0); }
   const QueueEntry& top() {
     settle();
     return heap_.front();
   }
-  void push(Time time, std::uint32_t slot, std::uint32_t lp) {
+  void push(const QueueEntry& x) {
     if (vacant_) {
       vacant_ = false;
-      sift_down({time, slot, lp});
+      sift_down(0, x);
       return;
     }
-    heap_.push_back({time, slot, lp});
+    heap_.push_back(x);
     sift_up(heap_.size() - 1);
   }
-  // Removes the top entry (which must exist).
   void pop() {
     settle();
     vacant_ = true;
   }
-  // After pop(): the entry most likely to be the next top (the smallest child of the vacant
-  // root; only a newly pushed earlier event can overtake it), or nullptr. The kernels prefetch
-  // its event and LP while the current handler runs.
   const QueueEntry* likely_next() const {
     const std::size_t n = heap_.size();
     if (!vacant_ || n < 2) return nullptr;
@@ -61,17 +82,14 @@ class EventQueue {
   }
 
  private:
-  bool before(const QueueEntry& a, const QueueEntry& b) const {
-    if (a.time != b.time) return a.time < b.time;
-    return pool_[a.slot].key < pool_[b.slot].key;
-  }
+  bool before(const QueueEntry& a, const QueueEntry& b) const { return entry_before(pool_, a, b); }
   // Fills a vacant root with the last entry.
   void settle() {
     if (!vacant_) return;
     vacant_ = false;
     const QueueEntry last = heap_.back();
     heap_.pop_back();
-    if (!heap_.empty()) sift_down(last);
+    if (!heap_.empty()) sift_down(0, last);
   }
   void sift_up(std::size_t i) {
     const QueueEntry x = heap_[i];
@@ -83,10 +101,9 @@ class EventQueue {
     }
     heap_[i] = x;
   }
-  // Places x, which replaces the root, where it belongs.
-  void sift_down(const QueueEntry& x) {
+  // Places x, which replaces the entry at i, where it belongs below i.
+  void sift_down(std::size_t i, const QueueEntry x) {
     const std::size_t n = heap_.size();
-    std::size_t i = 0;
     for (;;) {
       const std::size_t first = 4 * i + 1;
       if (first >= n) break;
@@ -104,6 +121,227 @@ class EventQueue {
   EventPool& pool_;
   std::vector<QueueEntry> heap_;
   bool vacant_ = false;
+};
+
+// The events of the current slice of time: the bucket they came in, sorted once and popped from
+// the back — so the kernels can look a few events ahead and prefetch their LPs — and a heap for
+// events pushed into the slice afterwards (zero-delay events, rollbacks).
+class Bottom {
+ public:
+  explicit Bottom(EventPool& pool) : pool_(pool), late_(pool) {}
+
+  bool empty() { return run_.empty() && late_.empty(); }
+  const QueueEntry& top() { return from_run() ? run_.back() : late_.top(); }
+  void pop() {
+    if (from_run())
+      run_.pop_back();
+    else
+      late_.pop();
+  }
+  void push(const QueueEntry& e) { late_.push(e); }
+  // The entry k places after the top, counted in the sorted run (late events may come first:
+  // a hint for prefetching, not an order).
+  const QueueEntry* ahead(std::size_t k) const {
+    if (k < run_.size()) return &run_[run_.size() - 1 - k];
+    return k == 0 ? late_.likely_next() : nullptr;
+  }
+  // Replaces the (empty) bottom by `entries`; `entries` receives the old storage, empty, so that
+  // its capacity is reused.
+  void assign(std::vector<QueueEntry>& entries) {
+    run_.swap(entries);
+    entries.clear();
+    std::sort(run_.begin(), run_.end(),
+              [this](const QueueEntry& a, const QueueEntry& b) { return entry_before(pool_, b, a); });
+  }
+
+ private:
+  bool from_run() {
+    if (run_.empty()) return false;
+    return late_.empty() || entry_before(pool_, run_.back(), late_.top());
+  }
+
+  EventPool& pool_;
+  std::vector<QueueEntry> run_;  // descending: the earliest at the back
+  EntryHeap late_;
+};
+
+class EventQueue {
+ public:
+  // A bucket of at most this many entries is sorted into the bottom directly; a larger one
+  // is split into a finer rung (unless its events share one tick, or the ladder is full).
+  static constexpr std::size_t kBucketSplit = 512;
+  // A new rung has about one bucket per kEntriesPerBucket entries, within these bounds: enough
+  // buckets that each is small, few enough that the tails being appended to stay in cache.
+  static constexpr std::size_t kEntriesPerBucket = 64;
+  static constexpr std::size_t kMaxBuckets = 16384;
+  static constexpr std::size_t kMaxRungs = 8;
+  // The ladder's arithmetic stays far from overflow by serving only times within ±2^62 ticks
+  // (±146 years of nanoseconds). When the top holds a time outside, the queue orders everything
+  // in the bottom until it has drained: correct at any time, only slower.
+  static constexpr Time kLadderBound = Time{1} << 62;
+
+  explicit EventQueue(EventPool& pool) : bottom_(pool) {}
+
+  bool empty() {
+    refill_if_needed();
+    return bottom_.empty();
+  }
+  std::size_t size() const noexcept { return size_; }
+  const QueueEntry& top() {
+    refill_if_needed();
+    return bottom_.top();
+  }
+  void push(Time time, std::uint32_t slot, std::uint32_t lp) {
+    ++size_;
+    const QueueEntry entry{time, slot, lp};
+    if (bottom_only_ || time < bottom_end_) {
+      bottom_.push(entry);
+      return;
+    }
+    if (rungs_used_ == 0 || time >= top_start_) {
+      top_.push_back(entry);
+      top_min_ = std::min(top_min_, time);
+      top_max_ = std::max(top_max_, time);
+      return;
+    }
+    // Coarsest first: a finer rung only holds times before its parent's current bucket.
+    for (std::size_t r = 0;; ++r) {
+      Rung& rung = rungs_[r];
+      if (time >= rung.current_start()) {
+        rung.add(entry);
+        return;
+      }
+    }
+  }
+  // Removes the top entry (which must exist).
+  void pop() {
+    refill_if_needed();
+    bottom_.pop();
+    --size_;
+  }
+  // After pop(): the entry most likely to be k places after the next top (only a newly pushed
+  // earlier event can overtake it), or nullptr. The kernels prefetch events and LPs a few places
+  // ahead while the current handler runs.
+  const QueueEntry* ahead(std::size_t k) const { return bottom_.ahead(k); }
+
+ private:
+  struct Rung {
+    Time start = 0;
+    std::uint64_t width = 1;
+    std::size_t cursor = 0;  // buckets before it are consumed
+    std::vector<std::vector<QueueEntry>> buckets;
+
+    // Within the ladder's domain (see kLadderBound) this cannot overflow.
+    Time bucket_start(std::size_t i) const { return start + static_cast<Time>(width * i); }
+    Time current_start() const { return bucket_start(cursor); }
+    std::size_t index_of(Time time) const {
+      return static_cast<std::size_t>(static_cast<std::uint64_t>(time - start) / width);
+    }
+    void add(const QueueEntry& e) { buckets[index_of(e.time)].push_back(e); }
+    // Lays out buckets over [lo, hi) and distributes `entries` (all within it) into them.
+    void reset(Time lo, Time hi, const std::vector<QueueEntry>& entries) {
+      const auto span = static_cast<std::uint64_t>(hi - lo);
+      const std::size_t wanted = std::clamp<std::size_t>(entries.size() / kEntriesPerBucket, 1, kMaxBuckets);
+      start = lo;
+      width = std::max<std::uint64_t>(1, span / wanted + (span % wanted != 0));
+      cursor = 0;
+      buckets.clear();  // frees the previous buckets' storage: their sizes meant another time range
+      buckets.resize(static_cast<std::size_t>(span / width + (span % width != 0)));
+      // Exact sizes first: no regrowth while distributing, no doubled capacity left behind.
+      std::vector<std::uint32_t> counts(buckets.size(), 0);
+      for (const QueueEntry& e : entries) ++counts[index_of(e.time)];
+      for (std::size_t i = 0; i < buckets.size(); ++i) buckets[i].reserve(counts[i]);
+      for (const QueueEntry& e : entries) add(e);
+    }
+  };
+
+  void refill_if_needed() {
+    if (bottom_.empty()) refill();
+  }
+
+  // Moves the earliest non-empty bucket into the bottom, splitting large buckets into finer
+  // rungs and spreading the top into a new rung 0 when the ladder has run out.
+  void refill() {
+    if (bottom_only_) {
+      bottom_only_ = false;
+      bottom_end_ = std::numeric_limits<Time>::min();
+    }
+    for (;;) {
+      if (rungs_used_ == 0) {
+        if (top_.empty()) return;
+        if (top_min_ < -kLadderBound || top_max_ >= kLadderBound) {
+          order_top_in_bottom();
+          return;
+        }
+        start_ladder_from_top();
+      }
+      Rung& rung = rungs_[rungs_used_ - 1];
+      while (rung.cursor < rung.buckets.size() && rung.buckets[rung.cursor].empty()) ++rung.cursor;
+      if (rung.cursor == rung.buckets.size()) {
+        --rungs_used_;
+        bottom_end_ = rungs_used_ > 0 ? rungs_[rungs_used_ - 1].current_start() : top_start_;
+        continue;
+      }
+      std::vector<QueueEntry>& bucket = rung.buckets[rung.cursor];
+      const Time bucket_end = rung.bucket_start(rung.cursor + 1);
+      ++rung.cursor;
+      if (bucket.size() > kBucketSplit && rung.width > 1 && rungs_used_ < kMaxRungs && !one_time(bucket)) {
+        split_into_new_rung(bucket, bucket_end);
+        continue;
+      }
+      bottom_.assign(bucket);
+      std::vector<QueueEntry>().swap(bucket);  // the old run's storage; consumed buckets hold none
+      bottom_end_ = bucket_end;
+      return;
+    }
+  }
+
+  // Simultaneous events cannot be split by time (models often start many at one instant).
+  static bool one_time(const std::vector<QueueEntry>& bucket) {
+    const Time first = bucket.front().time;
+    return std::all_of(bucket.begin(), bucket.end(), [first](const QueueEntry& e) { return e.time == first; });
+  }
+
+  void start_ladder_from_top() {
+    if (rungs_.empty()) rungs_.resize(kMaxRungs);
+    rungs_[0].reset(top_min_, top_max_ + 1, top_);
+    rungs_used_ = 1;
+    top_start_ = rungs_[0].bucket_start(rungs_[0].buckets.size());
+    bottom_end_ = top_min_;
+    clear_top();
+  }
+  void order_top_in_bottom() {
+    bottom_.assign(top_);
+    bottom_only_ = true;
+    clear_top();
+  }
+  void clear_top() {
+    std::vector<QueueEntry>().swap(top_);  // the top can hold every event once (after on_init)
+    top_min_ = std::numeric_limits<Time>::max();
+    top_max_ = std::numeric_limits<Time>::min();
+  }
+
+  // The entries of a too-large bucket (ending at bucket_end) become the deepest rung, which
+  // starts at their earliest time: nothing earlier remains above the bottom.
+  void split_into_new_rung(std::vector<QueueEntry>& bucket, Time bucket_end) {
+    Time lo = bucket.front().time;
+    for (const QueueEntry& e : bucket) lo = std::min(lo, e.time);
+    Rung& finer = rungs_[rungs_used_++];
+    finer.reset(lo, bucket_end, bucket);
+    bottom_end_ = lo;
+    std::vector<QueueEntry>().swap(bucket);
+  }
+
+  Bottom bottom_;
+  Time bottom_end_ = std::numeric_limits<Time>::min();
+  std::vector<Rung> rungs_;  // kMaxRungs, once the ladder is first used; rungs_used_ are live
+  std::size_t rungs_used_ = 0;
+  Time top_start_ = std::numeric_limits<Time>::min();
+  std::vector<QueueEntry> top_;
+  Time top_min_ = std::numeric_limits<Time>::max();
+  Time top_max_ = std::numeric_limits<Time>::min();
+  std::size_t size_ = 0;
+  bool bottom_only_ = false;  // the bottom holds every pending event (see kLadderBound)
 };
 
 }  // namespace tracewarp::detail

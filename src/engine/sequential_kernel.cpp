@@ -10,17 +10,21 @@ namespace {
 class SequentialKernel final : public KernelPort {
  public:
   explicit SequentialKernel(KernelSetup& setup)
-      : setup_(setup),
-        ctx_(*this, setup.lp_count),
-        send_seq_(setup.lps.size(), 0),
-        progress_(setup.config, setup.comm.rank() == 0) {}
+      : setup_(setup), ctx_(*this, setup.lp_count), progress_(setup.config, setup.comm.rank() == 0) {
+    // One rank owns every LP, in id order: an LP's local index is its id (no lookup per event).
+    hot_.reserve(setup.lps.size());
+    for (const LocalLp& lp : setup.lps) {
+      if (lp.id != hot_.size()) throw InvariantError("sequential kernel: LPs must be local and in id order");
+      hot_.push_back({lp.runtime.get(), 0, lp.timed});
+    }
+  }
 
   RankStats run() {
     const Time end = setup_.config.end_time;
     initialising_ = true;
     for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
-      ctx_.bind(*this, setup_.lps[i].id, 0, &send_seq_[i], EventContext::kNoCause);
-      setup_.lps[i].runtime->init(ctx_);
+      ctx_.bind(*this, setup_.lps[i].id, 0, &hot_[i].send_seq, EventContext::kNoCause);
+      hot_[i].runtime->init(ctx_);
     }
     initialising_ = false;
     check_budget();
@@ -30,15 +34,12 @@ class SequentialKernel final : public KernelPort {
       const QueueEntry top = queue_.top();
       if (top.time >= end) break;
       queue_.pop();
-      if (const QueueEntry* next = queue_.likely_next()) {
-        __builtin_prefetch(&pool_[next->slot]);
-        __builtin_prefetch(setup_.lps[next->lp].runtime.get());
-      }
+      prefetch_ahead();
       const Event& ev = pool_[top.slot];
-      const std::uint32_t li = top.lp;
-      LpRuntime& lp = *setup_.lps[li].runtime;
-      ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[li], ev.kind());
-      const double wall_us = run_handler(setup_.lps[li].timed, [&] { lp.execute(ev, ctx_); });
+      HotLp& hot = hot_[top.lp];
+      LpRuntime& lp = *hot.runtime;
+      ctx_.bind(*this, ev.dest, ev.time(), &hot.send_seq, ev.kind());
+      const double wall_us = run_handler(hot.timed, [&] { lp.execute(ev, ctx_); });
       CommitContext commit(ev.dest, records_, wall_us);
       commit_event(lp, ev.dest, ev, commit);
       records_.clear();
@@ -59,10 +60,33 @@ class SequentialKernel final : public KernelPort {
   }
 
  private:
+  // What every event touches of its LP, in one record: one prefetch brings it all.
+  struct alignas(32) HotLp {
+    LpRuntime* runtime;
+    std::uint64_t send_seq;
+    bool timed;  // LpTypeOptions::timed
+  };
+
+  // With many LPs each event's LP and payload are cache misses; fetching them a few events
+  // ahead, while the current handler runs, overlaps the misses. The LP record goes first, so
+  // that two events later its runtime pointer can be read without a stall.
+  static constexpr std::size_t kRecordAhead = 8;
+  static constexpr std::size_t kObjectAhead = 4;
+  void prefetch_ahead() {
+    if (const QueueEntry* far = queue_.ahead(kRecordAhead)) __builtin_prefetch(&hot_[far->lp]);
+    if (const QueueEntry* near = queue_.ahead(kObjectAhead)) {
+      const auto* event = reinterpret_cast<const char*>(&pool_[near->slot]);
+      __builtin_prefetch(event);
+      __builtin_prefetch(event + 64);
+      __builtin_prefetch(hot_[near->lp].runtime);
+    }
+    if (const QueueEntry* next = queue_.ahead(0)) __builtin_prefetch(&pool_[next->slot]);
+  }
+
   void deliver(const Event& ev) override {
     const std::uint32_t slot = pool_.alloc();
     pool_[slot] = ev;
-    queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
+    queue_.push(ev.key.time, slot, static_cast<std::uint32_t>(ev.dest));
   }
   void emit(RecordTag tag, const void* row, std::uint32_t size) override {
     if (initialising_) throw InvariantError(kEmitInInit);
@@ -77,7 +101,7 @@ class SequentialKernel final : public KernelPort {
 
   KernelSetup& setup_;
   EventContext ctx_;
-  std::vector<std::uint64_t> send_seq_;
+  std::vector<HotLp> hot_;  // by local index
   EventPool pool_;
   EventQueue queue_{pool_};
   std::vector<std::byte> records_;
