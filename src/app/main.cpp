@@ -45,7 +45,9 @@ int main(int argc, char** argv) {
   } catch (const Error& e) {
     const bool everywhere = raised_on_every_rank(e);
     const bool silent = dynamic_cast<const PeerFailure*>(&e) != nullptr;
-    if (!silent && (!everywhere || world.rank() == 0)) {
+    // A budget error is raised on the ranks that ran out (the others stop quietly): each says so.
+    const bool own_budget = dynamic_cast<const MemoryBudgetError*>(&e) != nullptr;
+    if (!silent && (!everywhere || world.rank() == 0 || own_budget)) {
       if (world.size() > 1 && !everywhere)
         std::fprintf(stderr, "tracewarp: error (rank %d): %s\n", world.rank(), e.what());
       else

@@ -32,6 +32,7 @@ struct KernelSetup {
   std::vector<LocalLp> lps;                // the LPs this rank owns, by increasing id
   std::vector<std::uint32_t> local_index;  // global id -> index in lps, or kNotLocal
   std::uint64_t memory_budget_bytes = 0;   // resolved (never 0)
+  Time lookahead = 0;                      // conservative mode: resolved (> 0)
 };
 
 inline constexpr const char* kEmitInInit =
@@ -72,6 +73,7 @@ inline void commit_event(LpRuntime& lp, LpId id, const Event& ev, CommitContext&
 
 RankStats run_sequential(KernelSetup& setup);
 RankStats run_optimistic(KernelSetup& setup);
+RankStats run_conservative(KernelSetup& setup);
 
 // Bytes of engine memory a rank holds, for the budget; shared wording of the budget error.
 std::string memory_budget_message(int rank, std::uint64_t held, std::uint64_t budget, std::uint64_t pending,

@@ -11,7 +11,9 @@ SyncMode parse_sync_mode(const std::string& name) {
   if (name == "sequential") return SyncMode::sequential;
   if (name == "optimistic") return SyncMode::optimistic;
   if (name == "rollback-check") return SyncMode::rollback_check;
-  throw UsageError("unknown synchronisation mode '" + name + "' (expected sequential, optimistic or rollback-check)");
+  if (name == "conservative") return SyncMode::conservative;
+  throw UsageError("unknown synchronisation mode '" + name +
+                   "' (expected sequential, optimistic, conservative or rollback-check)");
 }
 
 std::string to_string(SyncMode mode) {
@@ -22,6 +24,8 @@ std::string to_string(SyncMode mode) {
       return "optimistic";
     case SyncMode::rollback_check:
       return "rollback-check";
+    case SyncMode::conservative:
+      return "conservative";
   }
   return "?";
 }

@@ -67,12 +67,20 @@ RunStats Simulation::run() {
     }
   }
   setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);
+  setup.lookahead = config_.lookahead > 0 ? config_.lookahead : declared_lookahead_;
+  if (config_.sync == SyncMode::conservative && setup.lookahead <= 0)
+    throw UsageError(
+        "conservative mode needs a lookahead, and this model declares none (its LPs send each other events "
+        "without delay); use engine.sync = \"optimistic\", or set engine.lookahead_s if the placement keeps "
+        "such LPs on one rank");
 
   // Handlers may use TBB; this bounds the threads they get on this rank.
   tbb::global_control threads(tbb::global_control::max_allowed_parallelism, static_cast<std::size_t>(config_.threads));
   comm_.barrier();
   const auto start = std::chrono::steady_clock::now();
-  RankStats mine = config_.sync == SyncMode::sequential ? detail::run_sequential(setup) : detail::run_optimistic(setup);
+  RankStats mine = config_.sync == SyncMode::sequential     ? detail::run_sequential(setup)
+                   : config_.sync == SyncMode::conservative ? detail::run_conservative(setup)
+                                                            : detail::run_optimistic(setup);
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   mine.peak_rss_bytes = peak_rss_bytes();
 

@@ -26,7 +26,7 @@ const io::ParamTable<EngineConfig>& engine_params() {
   using P = EngineConfig;
   static const io::ParamTable<P> table =
       io::ParamTable<P>("engine")
-          .mapped("sync", &P::sync, "sequential, optimistic or rollback-check", show_sync, parse_sync)
+          .mapped("sync", &P::sync, "sequential, optimistic, conservative or rollback-check", show_sync, parse_sync)
           .integer("threads", &P::threads, "TBB threads per rank for event handlers", {.min = 1})
           .mapped("placement", &P::placement, "LP placement: block, round-robin or a partition file", show_placement,
                   parse_place)
@@ -34,6 +34,9 @@ const io::ParamTable<EngineConfig>& engine_params() {
           .integer("poll_interval", &P::poll_interval, "events between remote message exchanges", {.min = 1})
           .mapped("window_s", &P::optimism_window, "optimism window ahead of GVT, simulated seconds (0 = none)",
                   show_window, parse_window)
+          .mapped("lookahead_s", &P::lookahead,
+                  "conservative mode's window, simulated seconds (0 = the lookahead the model declares)", show_window,
+                  parse_window)
           .mapped("memory_budget_mib", &P::memory_budget_bytes,
                   "engine memory per rank, MiB (0 = half the node's memory over its ranks)", show_mib, parse_mib);
   return table;

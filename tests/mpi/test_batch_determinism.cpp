@@ -85,3 +85,15 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
     }
   }
 }
+
+TEST_CASE("batch model: conservative mode is refused, the scheduler starts jobs on its blocks without delay",
+          "[mpi][batch]") {
+  const Communicator world = Communicator::world();
+  BatchParams p;
+  p.nodes = 64;
+  p.block_nodes = 8;
+  EngineConfig e;
+  e.sync = SyncMode::conservative;
+  REQUIRE_THROWS_WITH(run_batch(world, random_workload(10, 64), p, e),
+                      Catch::Contains("conservative mode needs a lookahead"));
+}

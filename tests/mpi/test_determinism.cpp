@@ -1,5 +1,5 @@
-// Run under mpirun on 1, 2, 3, 4 and 8 ranks: the optimistic engine on all ranks must commit
-// exactly what the sequential engine commits alone.
+// Run under mpirun on 1, 2, 3, 4 and 8 ranks: the optimistic and conservative engines on all
+// ranks must commit exactly what the sequential engine commits alone.
 #include <catch2/catch.hpp>
 
 #include "../support/test_models.hpp"
@@ -22,7 +22,7 @@ phold::Params small_phold(double remote) {
 
 }  // namespace
 
-TEST_CASE("PHOLD: optimistic on every rank count commits what sequential commits", "[mpi][phold]") {
+TEST_CASE("PHOLD: optimistic and conservative on every rank count commit what sequential commits", "[mpi][phold]") {
   const Communicator world = Communicator::world();
   std::uint64_t rollbacks = 0;
   for (const double remote : {0.1, 1.0}) {
@@ -30,17 +30,20 @@ TEST_CASE("PHOLD: optimistic on every rank count commits what sequential commits
     const phold::Result reference = phold::run(Communicator::self(), p, EngineConfig{});
     for (const int threads : {1, 2}) {
       for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin}) {
-        CAPTURE(remote, threads, static_cast<int>(placement), world.size());
-        EngineConfig c;
-        c.sync = SyncMode::optimistic;
-        c.threads = threads;
-        c.placement.kind = placement;
-        c.gvt_interval = 512;
-        const phold::Result r = phold::run(world, p, c);
-        REQUIRE(r.committed == reference.committed);
-        REQUIRE(r.checksum == reference.checksum);
-        REQUIRE(r.stats.total.committed == reference.committed);
-        rollbacks += r.stats.total.rollbacks;
+        for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
+          CAPTURE(remote, threads, static_cast<int>(placement), world.size(), to_string(mode));
+          EngineConfig c;
+          c.sync = mode;
+          c.threads = threads;
+          c.placement.kind = placement;
+          c.gvt_interval = 512;
+          const phold::Result r = phold::run(world, p, c);
+          REQUIRE(r.committed == reference.committed);
+          REQUIRE(r.checksum == reference.checksum);
+          REQUIRE(r.stats.total.committed == reference.committed);
+          rollbacks += r.stats.total.rollbacks;
+          if (mode == SyncMode::conservative) REQUIRE(r.stats.total.rollbacks == 0);
+        }
       }
     }
   }

@@ -9,7 +9,8 @@
 using namespace tracewarp;
 using namespace tracewarp::mapreduce;
 
-TEST_CASE("mapreduce model: optimistic on any rank count matches sequential, every detector", "[mpi][mapreduce]") {
+TEST_CASE("mapreduce model: optimistic and conservative on any rank count match sequential, every detector",
+          "[mpi][mapreduce]") {
   const Communicator world = Communicator::world();
   for (const char* detector : {"hadoop", "proposed", "conventional"}) {
     MapReduceParams p;
@@ -23,22 +24,23 @@ TEST_CASE("mapreduce model: optimistic on any rank count matches sequential, eve
     p.abnormal_probability = 0.2;
     const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
     for (const int threads : {1, 2})
-      for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin}) {
-        CAPTURE(detector, threads, world.size());
-        EngineConfig e;
-        e.sync = SyncMode::optimistic;
-        e.threads = threads;
-        e.placement.kind = placement;
-        e.gvt_interval = 64;
-        const MapReduceResult r = run_mapreduce(world, p, e);
-        if (world.rank() == 0) {
-          REQUIRE(r.attempts.size() == reference.attempts.size());
-          REQUIRE(std::memcmp(r.attempts.data(), reference.attempts.data(), r.attempts.size() * sizeof(AttemptRow)) ==
-                  0);
-          REQUIRE(r.series.size() == reference.series.size());
-          REQUIRE(std::memcmp(r.series.data(), reference.series.data(), r.series.size() * sizeof(SeriesRow)) == 0);
+      for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin})
+        for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
+          CAPTURE(detector, threads, world.size(), to_string(mode));
+          EngineConfig e;
+          e.sync = mode;
+          e.threads = threads;
+          e.placement.kind = placement;
+          e.gvt_interval = 64;
+          const MapReduceResult r = run_mapreduce(world, p, e);
+          if (world.rank() == 0) {
+            REQUIRE(r.attempts.size() == reference.attempts.size());
+            REQUIRE(std::memcmp(r.attempts.data(), reference.attempts.data(), r.attempts.size() * sizeof(AttemptRow)) ==
+                    0);
+            REQUIRE(r.series.size() == reference.series.size());
+            REQUIRE(std::memcmp(r.series.data(), reference.series.data(), r.series.size() * sizeof(SeriesRow)) == 0);
+          }
         }
-      }
   }
   EngineConfig check;
   check.sync = SyncMode::rollback_check;

@@ -16,7 +16,8 @@ bool same(const std::vector<Row>& a, const std::vector<Row>& b) {
 }
 }  // namespace
 
-TEST_CASE("replication model: optimistic on any rank count matches sequential, every method", "[mpi][replication]") {
+TEST_CASE("replication model: optimistic and conservative on any rank count match sequential, every method",
+          "[mpi][replication]") {
   const Communicator world = Communicator::world();
   for (const char* method : {"wqr", "adaptive", "proposed", "proposed-no-cond3"}) {
     ReplicationParams p;
@@ -27,25 +28,24 @@ TEST_CASE("replication model: optimistic on any rank count matches sequential, e
     p.interval = from_seconds(std::int64_t{30});
     const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
     for (const int threads : {1, 2})
-      for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin}) {
-        CAPTURE(method, threads, world.size(), placement == PlacementKind::block);
-        EngineConfig e;
-        e.sync = SyncMode::optimistic;
-        e.threads = threads;
-        e.placement.kind = placement;
-        e.gvt_interval = 64;
-        std::fprintf(stderr, "rank %d %s %d %d\n", world.rank(), method, threads,
-                     (int)(placement == PlacementKind::block));
-        const ReplicationResult r = run_replication(world, p, e);
-        if (world.rank() == 0) {
-          REQUIRE(same(r.tasks, reference.tasks));
-          REQUIRE(same(r.copies, reference.copies));
-          REQUIRE(same(r.series, reference.series));
+      for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin})
+        for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
+          CAPTURE(method, threads, world.size(), placement == PlacementKind::block, to_string(mode));
+          EngineConfig e;
+          e.sync = mode;
+          e.threads = threads;
+          e.placement.kind = placement;
+          e.gvt_interval = 64;
+          const ReplicationResult r = run_replication(world, p, e);
+          if (world.rank() == 0) {
+            REQUIRE(same(r.tasks, reference.tasks));
+            REQUIRE(same(r.copies, reference.copies));
+            REQUIRE(same(r.series, reference.series));
+          }
+          REQUIRE(r.server_events == reference.server_events);
+          REQUIRE(r.host_events_max == reference.host_events_max);
+          REQUIRE(r.queue_delay_max_s == reference.queue_delay_max_s);
         }
-        REQUIRE(r.server_events == reference.server_events);
-        REQUIRE(r.host_events_max == reference.host_events_max);
-        REQUIRE(r.queue_delay_max_s == reference.queue_delay_max_s);
-      }
   }
 }
 

@@ -28,6 +28,12 @@ class ConfigError : public Error {
  public:
   explicit ConfigError(const std::string& message) : Error(message, 2) {}
 };
+// A model broke the lookahead it promised (or engine.lookahead_s promised too much): found by
+// one rank, at the send that broke it.
+class LookaheadError : public Error {
+ public:
+  explicit LookaheadError(const std::string& message) : Error(message, 2) {}
+};
 // Bad input data: the message names file, line and field.
 class InputError : public Error {
  public:

@@ -12,6 +12,7 @@ namespace tracewarp {
 enum class SyncMode {
   sequential,      // one rank, one event list, no rollback: the reference result
   optimistic,      // Time Warp on any number of ranks
+  conservative,    // lookahead windows (YAWNS) on any number of ranks: no rollback, needs a lookahead
   rollback_check,  // optimistic, plus: every event is executed, undone and redone, and compared
 };
 SyncMode parse_sync_mode(const std::string& name);  // throws UsageError
@@ -46,6 +47,9 @@ struct EngineConfig {
   // Bytes of events, histories and state snapshots one rank may hold. 0 = automatic: half of
   // the machine's memory shared by the ranks on this node.
   std::uint64_t memory_budget_bytes = 0;
+
+  // Conservative execution: the window length. 0 = the lookahead the model declares.
+  Time lookahead = 0;
 
   std::function<void(const Progress&)> progress;  // optional; never affects results
 };

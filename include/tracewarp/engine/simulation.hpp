@@ -53,6 +53,10 @@ class Simulation {
     return add_lp_type(std::move(options), count, std::move(erased));
   }
 
+  // The model's promise: every event an LP sends to another LP is at least `lookahead` later
+  // than the event that sends it (0, the default: no such bound). Conservative mode needs one.
+  void declare_lookahead(Time lookahead) { declared_lookahead_ = lookahead; }
+
   // Runs to the end time (or until no events remain) and returns the statistics of all ranks.
   RunStats run();
 
@@ -67,6 +71,7 @@ class Simulation {
   EngineConfig config_;
   std::vector<detail::LpTypeEntry> types_;
   LpId next_lp_ = 0;
+  Time declared_lookahead_ = 0;
   bool ran_ = false;
 };
 

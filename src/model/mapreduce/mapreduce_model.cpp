@@ -497,6 +497,7 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
   Shared shared{params, &find_detector(params.detector)};
   Collector out;
   Simulation sim(comm, engine);
+  sim.declare_lookahead(params.latency);  // every message between master and workers pays it
   shared.master = sim.add_lps<MasterLp>({.name = "mapreduce-master", .checkpoint_interval = 64}, 1,
                                         [&](LpId) { return MasterLp(&shared, &out); })
                       .first;

@@ -75,6 +75,7 @@ Result run(const Communicator& comm, const Params& params, EngineConfig engine) 
     tally.per_interval.assign(static_cast<std::size_t>((engine.end_time - 1) / tally.interval + 1), 0);
   }
   Simulation sim(comm, engine);
+  sim.declare_lookahead(std::max<Time>(1, shared.lookahead));  // every delay is at least this (next_delay)
   sim.add_lps<PholdLp>({.name = "phold"}, params.lps,
                        [&](LpId id) { return PholdLp(id, params.seed, &shared, &tally); });
   Result result;

@@ -629,6 +629,8 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   Collector out;
   out.buckets = model::TickBuckets<2>(params.interval);
   Simulation sim(comm, engine);
+  // The network's shortest delay: two hops inside one domain (Network::delay_between_domains).
+  sim.declare_lookahead(2 * shared.network.hop_latency);
   shared.server = sim.add_lps<ServerLp>({.name = "replication-server", .checkpoint_interval = 1024}, 1,
                                         [&](LpId) { return ServerLp(&shared, &out); })
                       .first;
