@@ -121,7 +121,7 @@ class ConservativeKernel final : public KernelPort {
   }
   // Nothing is speculative here: memory over the budget cannot be won back by waiting.
   bool over_budget() {
-    const std::uint64_t held = pool_.live() * (sizeof(Event) + sizeof(SlotInfo)) + queue_.size() * sizeof(QueueEntry);
+    const std::uint64_t held = pending_event_bytes(pool_, queue_);
     peak_bytes_ = std::max(peak_bytes_, held);
     if (held <= setup_.memory_budget_bytes) return false;
     budget_failure_ = true;

@@ -344,4 +344,9 @@ class EventQueue {
   bool bottom_only_ = false;  // the bottom holds every pending event (see kLadderBound)
 };
 
+// What a rank's pending events occupy, for the memory budget.
+inline std::uint64_t pending_event_bytes(const EventPool& pool, const EventQueue& queue) {
+  return pool.live() * (sizeof(Event) + sizeof(SlotInfo)) + queue.size() * sizeof(QueueEntry);
+}
+
 }  // namespace tracewarp::detail

@@ -444,8 +444,8 @@ class OptimisticKernel final : public KernelPort {
   }
 
   std::uint64_t held_bytes() const {
-    return pool_.live() * (sizeof(Event) + sizeof(SlotInfo)) + queue_.size() * sizeof(QueueEntry) +
-           uncommitted_ * (sizeof(ProcessedEvent) + sizeof(SentRef)) + snapshot_bytes_;
+    return pending_event_bytes(pool_, queue_) + uncommitted_ * (sizeof(ProcessedEvent) + sizeof(SentRef)) +
+           snapshot_bytes_;
   }
 
   // ---- rollback check --------------------------------------------------------------------

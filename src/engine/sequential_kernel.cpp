@@ -93,7 +93,7 @@ class SequentialKernel final : public KernelPort {
     CommitContext::append(records_, tag, row, size);
   }
   void check_budget() {
-    const std::uint64_t held = pool_.live() * (sizeof(Event) + sizeof(SlotInfo)) + queue_.size() * sizeof(QueueEntry);
+    const std::uint64_t held = pending_event_bytes(pool_, queue_);
     peak_bytes_ = std::max(peak_bytes_, held);
     if (held > setup_.memory_budget_bytes)
       throw MemoryBudgetError(memory_budget_message(0, held, setup_.memory_budget_bytes, pool_.live(), 0));
