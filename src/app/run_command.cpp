@@ -92,10 +92,13 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
                            {"command_line", cmdline}};
   auto counter = std::make_shared<SweepCounter>(runs);
   const bool shown = progress_shown(o.quiet) && runs > 1;
-  sweep.on_resumed = [counter, &o](std::size_t kept, std::size_t total) {
+  sweep.on_resumed = [counter, &o](std::size_t kept, std::size_t checkpointed, std::size_t total) {
     counter->kept(kept);
     if (!o.quiet)
-      std::fprintf(stderr, "tracewarp: resuming: %zu of %zu runs kept from the interrupted sweep\n", kept, total);
+      std::fprintf(stderr,
+                   "tracewarp: resuming: %zu of %zu runs kept from the interrupted sweep, %zu continued from their "
+                   "checkpoints\n",
+                   kept, total, checkpointed);
   };
   sweep.on_written = [counter, shown, &o, runs](const io::RunSpec& run, const model::RunOutput& out) {
     counter->finished();

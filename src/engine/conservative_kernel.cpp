@@ -11,6 +11,7 @@
 // scheduler and its nodes) there is no window, and the mode refuses to run.
 #include <algorithm>
 
+#include "checkpoint.hpp"
 #include "event_pool.hpp"
 #include "event_queue.hpp"
 #include "kernel.hpp"
@@ -21,6 +22,7 @@ namespace tracewarp::detail {
 namespace {
 
 constexpr std::uint64_t kBudgetExhausted = 1;
+constexpr std::uint64_t kCheckpointDue = 2;  // rank 0's clock asks for a checkpoint before this window
 
 class ConservativeKernel final : public KernelPort {
  public:
@@ -31,14 +33,11 @@ class ConservativeKernel final : public KernelPort {
         transport_(setup.comm),
         ctx_(*this, setup.lp_count),
         send_seq_(setup.lps.size(), 0),
-        progress_(setup.config, setup.comm.rank() == 0) {}
+        progress_(setup.config, setup.comm.rank() == 0),
+        checkpointer_(setup) {}
 
   RankStats run() {
-    for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
-      ctx_.bind(*this, setup_.lps[i].id, 0, &send_seq_[i], EventContext::kNoCause);
-      setup_.lps[i].runtime->init(ctx_);
-    }
-    initialising_ = false;
+    start();
     over_budget();
     for (;;) {
       const Time earliest = next_window_start();
@@ -53,10 +52,46 @@ class ConservativeKernel final : public KernelPort {
       lp.runtime->finish(finish);
     }
     stats_.peak_engine_bytes = peak_bytes_;
+    stats_.checkpoints = checkpointer_.saved();
+    stats_.checkpoint_bytes = checkpointer_.last_bytes();
+    stats_.checkpoint_ms = static_cast<std::uint64_t>(checkpointer_.seconds() * 1e3);
     return stats_;
   }
 
  private:
+  // Runs on_init, or restores the newest checkpoint.
+  void start() {
+    if (std::optional<CommittedState> restored = checkpointer_.restore()) {
+      send_seq_ = restored->send_seq;
+      for (const Event& ev : restored->pending) enqueue(ev);
+      stats_.committed = restored->committed;
+    } else {
+      for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
+        ctx_.bind(*this, setup_.lps[i].id, 0, &send_seq_[i], EventContext::kNoCause);
+        setup_.lps[i].runtime->init(ctx_);
+      }
+    }
+    initialising_ = false;
+  }
+
+  // Between windows, with nothing in transit, every executed event is committed.
+  void save_checkpoint(Time at) {
+    CommittedState state;
+    state.at = at;
+    state.committed = stats_.committed;
+    state.send_seq = send_seq_;
+    std::vector<QueueEntry> entries;
+    while (!queue_.empty()) {
+      entries.push_back(queue_.top());
+      queue_.pop();
+    }
+    for (const QueueEntry& e : entries) {
+      state.pending.push_back(pool_[e.slot]);
+      queue_.push(e.time, e.slot, e.lp);
+    }
+    checkpointer_.save(state);
+  }
+
   // Delivers every event in transit and returns the earliest pending event of all ranks.
   Time next_window_start() {
     ++stats_.gvt_rounds;
@@ -64,13 +99,16 @@ class ConservativeKernel final : public KernelPort {
     Transport::Reduction r;
     do {
       transport_.poll([this](const Event& ev, bool) { enqueue(ev); });
-      r = transport_.reduce(queue_.empty() ? kTimeInfinity : queue_.top().time, budget_failure_ ? kBudgetExhausted : 0);
+      const bool checkpoint = transport_.rank() == 0 && checkpointer_.due();
+      r = transport_.reduce(queue_.empty() ? kTimeInfinity : queue_.top().time,
+                            (budget_failure_ ? kBudgetExhausted : 0) | (checkpoint ? kCheckpointDue : 0));
     } while (r.white_in_transit != 0);
     transport_.end_round();
     if (r.flags & kBudgetExhausted) {
       if (budget_failure_) throw MemoryBudgetError(budget_message_);
       throw PeerFailure("memory budget exhausted on another rank");
     }
+    if ((r.flags & kCheckpointDue) && r.min_time < end_) save_checkpoint(r.min_time);
     return r.min_time;
   }
 
@@ -145,6 +183,7 @@ class ConservativeKernel final : public KernelPort {
   std::uint64_t peak_bytes_ = 0;
   RankStats stats_;
   ProgressTicker progress_;
+  Checkpointer checkpointer_;
 };
 
 }  // namespace

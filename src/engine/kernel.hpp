@@ -12,6 +12,7 @@
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/detail/lp_runtime.hpp"
 #include "tracewarp/engine/partition.hpp"
+#include "tracewarp/engine/simulation.hpp"
 
 namespace tracewarp::detail {
 
@@ -33,6 +34,10 @@ struct KernelSetup {
   std::vector<std::uint32_t> local_index;  // global id -> index in lps, or kNotLocal
   std::uint64_t memory_budget_bytes = 0;   // resolved (never 0)
   Time lookahead = 0;                      // conservative mode: resolved (> 0)
+  // Checkpoints: a fresh LP as the model builds it (to prove each saved state restores), and
+  // the model's other objects saved with the LPs.
+  std::function<std::unique_ptr<LpRuntime>(LpId)> make_lp;
+  const std::vector<PersistentObject>* objects = nullptr;
 };
 
 inline constexpr const char* kEmitInInit =

@@ -12,8 +12,10 @@
 //   gvt_round()        the GVT algorithm (see transport.hpp)
 //   fossil_collect()   commit below GVT, then free what no rollback can need
 //   check_event()      rollback-check mode: execute, undo, redo, compare
+//   save_checkpoint()  undo everything uncommitted, wait for quiet, save (checkpoint.hpp)
 #include <algorithm>
 
+#include "checkpoint.hpp"
 #include "event_pool.hpp"
 #include "event_queue.hpp"
 #include "kernel.hpp"
@@ -26,6 +28,7 @@ namespace {
 
 constexpr std::uint32_t kRemoteSlot = ~0u;
 constexpr std::uint64_t kBudgetExhausted = 1;
+constexpr std::uint64_t kCheckpointDue = 2;  // rank 0's clock asks for a checkpoint at this GVT
 
 // One executed, not yet fossil-collected event of an LP.
 struct ProcessedEvent {
@@ -71,19 +74,13 @@ class OptimisticKernel final : public KernelPort {
         transport_(setup.comm),
         ctx_(*this, setup.lp_count),
         states_(setup.lps.size()),
-        progress_(setup.config, setup.comm.rank() == 0) {
+        progress_(setup.config, setup.comm.rank() == 0),
+        checkpointer_(setup) {
     for (std::size_t i = 0; i < states_.size(); ++i) states_[i].lp = &setup.lps[i];
   }
 
   RankStats run() {
-    for (LpState& s : states_) {
-      current_ = &s;
-      current_record_ = nullptr;
-      ctx_.bind(*this, s.lp->id, 0, &s.send_seq, EventContext::kNoCause);
-      s.lp->runtime->init(ctx_);
-    }
-    current_ = nullptr;
-    drain_deferred();
+    start();
 
     for (;;) {
       std::uint64_t executed = 0;
@@ -101,6 +98,7 @@ class OptimisticKernel final : public KernelPort {
       fossil_collect(gvt_);
       progress_.tick(gvt_, stats_.committed);
       if (gvt_ >= end_) break;
+      if (checkpoint_agreed_) save_checkpoint();
     }
     transport_.drain_all([](const Event&, bool) {});
     for (LpState& s : states_) {
@@ -108,10 +106,69 @@ class OptimisticKernel final : public KernelPort {
       s.lp->runtime->finish(finish);
     }
     stats_.peak_engine_bytes = peak_bytes_;
+    stats_.checkpoints = checkpointer_.saved();
+    stats_.checkpoint_bytes = checkpointer_.last_bytes();
+    stats_.checkpoint_ms = static_cast<std::uint64_t>(checkpointer_.seconds() * 1e3);
     return stats_;
   }
 
  private:
+  // Runs on_init, or restores the newest checkpoint (its events become plain pending events:
+  // the events that sent them are committed, so no cancellation can ever come for them).
+  void start() {
+    if (std::optional<CommittedState> restored = checkpointer_.restore()) {
+      for (std::size_t i = 0; i < states_.size(); ++i) states_[i].send_seq = restored->send_seq[i];
+      for (const Event& ev : restored->pending) {
+        const std::uint32_t slot = pool_.alloc();
+        pool_[slot] = ev;
+        pool_.info(slot) = {SlotState::pending, false};
+        queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
+      }
+      gvt_ = restored->at;
+      stats_.committed = restored->committed;
+      return;
+    }
+    for (LpState& s : states_) {
+      current_ = &s;
+      current_record_ = nullptr;
+      ctx_.bind(*this, s.lp->id, 0, &s.send_seq, EventContext::kNoCause);
+      s.lp->runtime->init(ctx_);
+    }
+    current_ = nullptr;
+    drain_deferred();
+  }
+
+  // Every rank, at the same GVT: undoes every event at or after GVT (so that each LP holds its
+  // committed state), lets the cancellations this sends arrive, and saves what is left pending.
+  // The undone events are executed again afterwards, exactly as after any rollback.
+  void save_checkpoint() {
+    for (LpState& s : states_)
+      if (s.committed_abs < s.end_abs()) rollback(s, pool_[s.at_abs(s.committed_abs).slot].key, /*inclusive=*/true);
+    drain_deferred();
+    transport_.begin_round();
+    Transport::Reduction r;
+    do {
+      exchange_messages();
+      r = transport_.reduce(pending_min(), 0);
+    } while (r.white_in_transit != 0);
+    transport_.end_round();
+
+    CommittedState state;
+    state.at = gvt_;
+    state.committed = stats_.committed;
+    for (const LpState& s : states_) state.send_seq.push_back(s.send_seq);
+    std::vector<QueueEntry> entries;
+    while (pending_min() != kTimeInfinity) {
+      entries.push_back(queue_.top());
+      queue_.pop();
+    }
+    for (const QueueEntry& e : entries) {
+      state.pending.push_back(pool_[e.slot]);
+      queue_.push(e.time, e.slot, e.lp);
+    }
+    checkpointer_.save(state);
+  }
+
   LpState& state_of(LpId id) { return states_[setup_.local_index[id]]; }
 
   // ---- executing -------------------------------------------------------------------------
@@ -376,7 +433,9 @@ class OptimisticKernel final : public KernelPort {
     Transport::Reduction r;
     do {
       exchange_messages();
-      r = transport_.reduce(pending_min(), budget_failure_ ? kBudgetExhausted : 0);
+      const bool checkpoint = transport_.rank() == 0 && checkpointer_.due();
+      r = transport_.reduce(pending_min(),
+                            (budget_failure_ ? kBudgetExhausted : 0) | (checkpoint ? kCheckpointDue : 0));
     } while (r.white_in_transit != 0);
     transport_.end_round();
     if (r.flags & kBudgetExhausted) {
@@ -384,6 +443,7 @@ class OptimisticKernel final : public KernelPort {
       throw PeerFailure("memory budget exhausted on another rank");
     }
     gvt_ = r.min_time;
+    checkpoint_agreed_ = (r.flags & kCheckpointDue) != 0;
   }
 
   void fossil_collect(Time gvt) {
@@ -517,6 +577,8 @@ class OptimisticKernel final : public KernelPort {
   std::string budget_message_;
   RankStats stats_;
   ProgressTicker progress_;
+  Checkpointer checkpointer_;
+  bool checkpoint_agreed_ = false;  // by the last GVT round
 };
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Sequential mode: one global event list, no rollback. Every event is committed as soon as it
 // has been executed. This is the reference every other mode must reproduce.
+#include "checkpoint.hpp"
 #include "event_pool.hpp"
 #include "event_queue.hpp"
 #include "kernel.hpp"
@@ -10,7 +11,10 @@ namespace {
 class SequentialKernel final : public KernelPort {
  public:
   explicit SequentialKernel(KernelSetup& setup)
-      : setup_(setup), ctx_(*this, setup.lp_count), progress_(setup.config, setup.comm.rank() == 0) {
+      : setup_(setup),
+        ctx_(*this, setup.lp_count),
+        progress_(setup.config, setup.comm.rank() == 0),
+        checkpointer_(setup) {
     // One rank owns every LP, in id order: an LP's local index is its id (no lookup per event).
     hot_.reserve(setup.lps.size());
     for (const LocalLp& lp : setup.lps) {
@@ -21,14 +25,8 @@ class SequentialKernel final : public KernelPort {
 
   RankStats run() {
     const Time end = setup_.config.end_time;
-    initialising_ = true;
-    for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
-      ctx_.bind(*this, setup_.lps[i].id, 0, &hot_[i].send_seq, EventContext::kNoCause);
-      hot_[i].runtime->init(ctx_);
-    }
-    initialising_ = false;
+    std::uint64_t committed = start();
     check_budget();
-    std::uint64_t committed = 0;
     while (!queue_.empty()) {
       // The slot stays allocated until the handler has run: it holds the event being handled.
       const QueueEntry top = queue_.top();
@@ -47,6 +45,7 @@ class SequentialKernel final : public KernelPort {
       if ((++committed & 0xFFF) == 0) {
         check_budget();
         progress_.tick(top.time, committed);
+        if (checkpointer_.due()) save_checkpoint(committed);
       }
     }
     for (const auto& lp : setup_.lps) {
@@ -56,6 +55,9 @@ class SequentialKernel final : public KernelPort {
     RankStats stats;
     stats.committed = committed;
     stats.peak_engine_bytes = peak_bytes_;
+    stats.checkpoints = checkpointer_.saved();
+    stats.checkpoint_bytes = checkpointer_.last_bytes();
+    stats.checkpoint_ms = static_cast<std::uint64_t>(checkpointer_.seconds() * 1e3);
     return stats;
   }
 
@@ -83,6 +85,40 @@ class SequentialKernel final : public KernelPort {
     if (const QueueEntry* next = queue_.ahead(0)) __builtin_prefetch(&pool_[next->slot]);
   }
 
+  // Runs on_init, or restores the newest checkpoint; returns the events committed so far.
+  std::uint64_t start() {
+    if (std::optional<CommittedState> restored = checkpointer_.restore()) {
+      for (std::size_t i = 0; i < hot_.size(); ++i) hot_[i].send_seq = restored->send_seq[i];
+      for (const Event& ev : restored->pending) deliver(ev);
+      return restored->committed;
+    }
+    initialising_ = true;
+    for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
+      ctx_.bind(*this, setup_.lps[i].id, 0, &hot_[i].send_seq, EventContext::kNoCause);
+      hot_[i].runtime->init(ctx_);
+    }
+    initialising_ = false;
+    return 0;
+  }
+
+  // Between two events everything executed is committed: the state is the committed state.
+  void save_checkpoint(std::uint64_t committed) {
+    CommittedState state;
+    state.committed = committed;
+    for (const HotLp& hot : hot_) state.send_seq.push_back(hot.send_seq);
+    std::vector<QueueEntry> entries;
+    while (!queue_.empty()) {
+      entries.push_back(queue_.top());
+      queue_.pop();
+    }
+    state.at = entries.empty() ? setup_.config.end_time : entries.front().time;
+    for (const QueueEntry& e : entries) {
+      state.pending.push_back(pool_[e.slot]);
+      queue_.push(e.time, e.slot, e.lp);
+    }
+    checkpointer_.save(state);
+  }
+
   void deliver(const Event& ev) override {
     const std::uint32_t slot = pool_.alloc();
     pool_[slot] = ev;
@@ -108,6 +144,7 @@ class SequentialKernel final : public KernelPort {
   std::uint64_t peak_bytes_ = 0;
   bool initialising_ = false;
   ProgressTicker progress_;
+  Checkpointer checkpointer_;
 };
 
 }  // namespace

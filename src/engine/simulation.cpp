@@ -18,13 +18,16 @@ std::uint64_t resolve_memory_budget(const EngineConfig& config, const Communicat
 }
 
 // Per-rank statistics travel as a flat array of these fields.
-constexpr std::size_t kStatFields = 8;
+constexpr std::size_t kStatFields = 11;
 void to_array(const RankStats& s, std::uint64_t* out) {
-  const std::uint64_t values[kStatFields] = {s.committed,   s.rolled_back, s.rollbacks,      s.anti_messages,
-                                             s.remote_sent, s.gvt_rounds,  s.peak_rss_bytes, s.peak_engine_bytes};
+  const std::uint64_t values[kStatFields] = {s.committed,   s.rolled_back,      s.rollbacks,      s.anti_messages,
+                                             s.remote_sent, s.gvt_rounds,       s.peak_rss_bytes, s.peak_engine_bytes,
+                                             s.checkpoints, s.checkpoint_bytes, s.checkpoint_ms};
   std::copy(values, values + kStatFields, out);
 }
-RankStats from_array(const std::uint64_t* in) { return {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7]}; }
+RankStats from_array(const std::uint64_t* in) {
+  return {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9], in[10]};
+}
 
 }  // namespace
 
@@ -56,7 +59,8 @@ RunStats Simulation::run() {
   const int ranks = comm_.size();
   const int rank = comm_.rank();
 
-  detail::KernelSetup setup{comm_, config_, Partition::make(config_.placement, next_lp_, ranks), 0, {}, {}, 0};
+  detail::KernelSetup setup{comm_, config_, Partition::make(config_.placement, next_lp_, ranks), 0, {}, {}, 0, 0,
+                            {},    nullptr};
   setup.lp_count = next_lp_;
   setup.local_index.assign(next_lp_, detail::kNotLocal);
   for (auto& type : types_) {
@@ -66,6 +70,12 @@ RunStats Simulation::run() {
       setup.lps.push_back({id, type.make(id), type.options.checkpoint_interval, type.options.timed});
     }
   }
+  setup.make_lp = [this](LpId id) {
+    for (auto& type : types_)
+      if (type.range.contains(id)) return type.make(id);
+    throw InvariantError("no LP type holds LP " + std::to_string(id));
+  };
+  setup.objects = &objects_;
   setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);
   setup.lookahead = config_.lookahead > 0 ? config_.lookahead : declared_lookahead_;
   if (config_.sync == SyncMode::conservative && setup.lookahead <= 0)
@@ -103,6 +113,9 @@ RunStats Simulation::run() {
     stats.total.gvt_rounds = std::max(stats.total.gvt_rounds, s.gvt_rounds);
     stats.total.peak_rss_bytes = std::max(stats.total.peak_rss_bytes, s.peak_rss_bytes);
     stats.total.peak_engine_bytes = std::max(stats.total.peak_engine_bytes, s.peak_engine_bytes);
+    stats.total.checkpoints = std::max(stats.total.checkpoints, s.checkpoints);
+    stats.total.checkpoint_bytes += s.checkpoint_bytes;
+    stats.total.checkpoint_ms = std::max(stats.total.checkpoint_ms, s.checkpoint_ms);
   }
   return stats;
 }

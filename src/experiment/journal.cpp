@@ -1,16 +1,11 @@
 #include "tracewarp/experiment/journal.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/files.hpp"
 
 namespace tracewarp::experiment {
 namespace {
@@ -22,35 +17,6 @@ std::string hex(std::uint64_t v) {
   char text[20];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
   return text;
-}
-
-// Writes `bytes` to `path` so that a kill at any moment leaves the old file or the new one.
-void write_atomically(const std::string& path, const std::string& bytes) {
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw IoError("cannot create '" + temporary + "': " + std::strerror(errno));
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      throw IoError("cannot write '" + temporary + "': " + why);
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) throw IoError("cannot sync '" + temporary + "': " + std::strerror(errno));
-  if (std::rename(temporary.c_str(), path.c_str()) != 0)
-    throw IoError("cannot move '" + temporary + "' to '" + path + "': " + std::strerror(errno));
-}
-
-std::string read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open '" + path + "'");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 // "tracewarp-journal-run 1\n<digest>\n<run index>\n<size>\n" then the output's bytes.
@@ -71,10 +37,8 @@ SweepIdentity SweepIdentity::of(const io::Experiment& experiment, const std::str
     for (const io::ConfigValue& v : values) list += (list.empty() ? "[" : ", ") + io::to_string(v);
     id.parameters[key] = list + "] (swept)";
   }
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  const auto mix = [&h](const std::string& s) {
-    for (const unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  };
+  std::uint64_t h = fnv1a("");
+  const auto mix = [&h](const std::string& s) { h = fnv1a(s, h); };
   for (const io::RunSpec& run : runs) {
     mix(run.id + "\n");
     for (const auto& [key, value] : run.config.values()) mix(key + " = " + io::to_string(value) + "\n");
@@ -138,7 +102,7 @@ bool SweepJournal::exists() const { return fs::is_directory(dir_); }
 std::optional<SweepIdentity> SweepJournal::recorded_identity() const {
   std::error_code ec;
   if (!fs::is_regular_file(dir_ + "/identity", ec)) return std::nullopt;
-  return SweepIdentity::parse(read_whole(dir_ + "/identity"));
+  return SweepIdentity::parse(read_whole_file(dir_ + "/identity"));
 }
 
 void SweepJournal::start() const {
@@ -189,7 +153,7 @@ void SweepJournal::record(const io::RunSpec& run, const std::string& output_byte
 
 std::string SweepJournal::load(std::size_t run_index) const {
   const std::string path = run_file(run_index);
-  const std::string bytes = read_whole(path);
+  const std::string bytes = read_whole_file(path);
   std::istringstream in(bytes);
   std::string magic, digest, index, size;
   std::getline(in, magic);
@@ -202,6 +166,28 @@ std::string SweepJournal::load(std::size_t run_index) const {
   const auto start = static_cast<std::size_t>(in.tellg());
   if (size != std::to_string(bytes.size() - start)) throw InputError(path + ": damaged (wrong length)");
   return bytes.substr(start);
+}
+
+std::string SweepJournal::checkpoint_directory(std::size_t run_index) const {
+  const std::string out = run_file(run_index);
+  return out.substr(0, out.size() - 4) + ".checkpoint";
+}
+
+std::string SweepJournal::checkpoint_identity(std::size_t run_index) const {
+  return "sweep " + identity_.parameters_digest + " revision " + identity_.git_revision + " run " +
+         std::to_string(run_index);
+}
+
+void SweepJournal::remove_checkpoints(std::size_t run_index) const {
+  std::error_code ec;
+  fs::remove_all(checkpoint_directory(run_index), ec);
+}
+
+std::size_t SweepJournal::checkpointed_runs() const {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < identity_.runs; ++i)
+    if (std::error_code ec; fs::exists(checkpoint_directory(i) + "/latest", ec)) ++n;
+  return n;
 }
 
 void SweepJournal::remove() const {

@@ -38,7 +38,10 @@ const io::ParamTable<EngineConfig>& engine_params() {
                   "conservative mode's window, simulated seconds (0 = the lookahead the model declares)", show_window,
                   parse_window)
           .mapped("memory_budget_mib", &P::memory_budget_bytes,
-                  "engine memory per rank, MiB (0 = half the node's memory over its ranks)", show_mib, parse_mib);
+                  "engine memory per rank, MiB (0 = half the node's memory over its ranks)", show_mib, parse_mib)
+          .number("checkpoint_every_s", &P::checkpoint_every_s,
+                  "wall-clock seconds between checkpoints of a run, which `run --resume` continues from (0 = none)",
+                  {.min = 0});
   return table;
 }
 

@@ -25,7 +25,7 @@ namespace boost::serialization {
 template <class Archive>
 void serialize(Archive& ar, tracewarp::RankStats& s, unsigned) {
   ar& s.committed& s.rolled_back& s.rollbacks& s.anti_messages& s.remote_sent& s.gvt_rounds& s.peak_rss_bytes& s
-      .peak_engine_bytes;
+      .peak_engine_bytes& s.checkpoints& s.checkpoint_bytes& s.checkpoint_ms;
 }
 
 template <class Archive>
@@ -156,14 +156,15 @@ struct SweepStart {
 };
 
 SweepStart open_journal(const SweepJournal& journal, bool resume, const std::string& output) {
-  if (journal.recorded_count() == 0) {  // nothing finished to keep: a fresh start
+  // Nothing finished to keep and no run checkpointed: a fresh start.
+  if (journal.recorded_count() == 0 && journal.checkpointed_runs() == 0) {
     if (resume) std::fprintf(stderr, "tracewarp: nothing to resume in '%s': starting\n", journal.directory().c_str());
     journal.start();
     return {};
   }
   if (!resume)
-    return {"'" + journal.directory() + "' holds the finished runs of an interrupted sweep writing '" + output +
-                "': add --resume to keep them and run the rest, or remove it to start again",
+    return {"'" + journal.directory() + "' holds the finished runs (or checkpoints) of an interrupted sweep writing '" +
+                output + "': add --resume to keep them and run the rest, or remove it to start again",
             {}};
   const std::optional<SweepIdentity> recorded = journal.recorded_identity();
   if (!recorded) return {"'" + journal.directory() + "' has no identity file: remove it to start again", {}};
@@ -249,7 +250,9 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
   if (world.rank() == 0) {
     writer = std::make_unique<io::ResultsWriter>(
         output, file_attributes(o, experiment, model.name, runs.size(), world.size(), layout.ranks_per_run));
-    if (o.on_resumed && !start.kept.empty()) o.on_resumed(start.kept.size(), runs.size());
+    const std::size_t checkpointed = o.resume ? journal.checkpointed_runs() : 0;
+    if (o.on_resumed && (!start.kept.empty() || checkpointed > 0))
+      o.on_resumed(start.kept.size(), checkpointed, runs.size());
     for (const std::size_t i : start.kept) write(runs[i], deserialise(journal.load(i), model), true);
     for (const io::RunSpec& run : runs)
       if (!kept[run.index] && layout.leader_of(run.index) != 0) ++awaited;
@@ -264,6 +267,9 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
   for (const io::RunSpec& run : runs) {
     if (!layout.runs(run.index) || kept[run.index]) continue;
     EngineConfig engine = engine_params().read(run.config);
+    engine.checkpoint_dir = journal.checkpoint_directory(run.index);
+    engine.identity = journal.checkpoint_identity(run.index);
+    engine.resume = o.resume;
     std::function<void(const Progress&)> display;
     if (o.progress && world.rank() == 0) display = o.progress(run);
     if (world.rank() == 0)  // takes other groups' outputs while its own run goes on
@@ -276,11 +282,15 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
     if (comm.rank() != 0) continue;
     if (world.rank() == 0) {
       write(run, out, false);
+      journal.remove_checkpoints(run.index);
       receive(false);
       continue;
     }
     WireOutput& w = sending.emplace_back(to_wire(out, run.index));
-    if (journal_here) journal.record(run, serialise(out));
+    if (journal_here) {
+      journal.record(run, serialise(out));
+      journal.remove_checkpoints(run.index);
+    }
     sends.push_back(control.isend(0, kOutputTag, w));
   }
   boost::mpi::wait_all(sends.begin(), sends.end());

@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/files.hpp"
 
 namespace tracewarp::io {
 namespace {
@@ -189,7 +190,7 @@ std::string iso_now() {
 struct EngineRow {
   std::int64_t rank;
   std::uint64_t committed, rolled_back, rollbacks, anti_messages, remote_sent, gvt_rounds, peak_rss_bytes,
-      peak_engine_bytes;
+      peak_engine_bytes, checkpoints, checkpoint_bytes, checkpoint_ms;
 };
 
 }  // namespace
@@ -243,7 +244,10 @@ const TableSchema& engine_table_schema() {
        TRACEWARP_COLUMN(EngineRow, remote_sent, "events", "events sent to other ranks"),
        TRACEWARP_COLUMN(EngineRow, gvt_rounds, "", "GVT computations"),
        TRACEWARP_COLUMN(EngineRow, peak_rss_bytes, "bytes", "peak resident memory of the process"),
-       TRACEWARP_COLUMN(EngineRow, peak_engine_bytes, "bytes", "peak engine-held memory (budget accounting)")},
+       TRACEWARP_COLUMN(EngineRow, peak_engine_bytes, "bytes", "peak engine-held memory (budget accounting)"),
+       TRACEWARP_COLUMN(EngineRow, checkpoints, "", "checkpoints written (engine.checkpoint_every_s)"),
+       TRACEWARP_COLUMN(EngineRow, checkpoint_bytes, "bytes", "size of this rank's newest checkpoint file"),
+       TRACEWARP_COLUMN(EngineRow, checkpoint_ms, "ms", "wall-clock time spent writing checkpoints")},
       "engine statistics, one row per rank (these depend on rank count and timing; model tables do not)"};
   return schema;
 }
@@ -309,7 +313,8 @@ void ResultsWriter::write_engine(const std::string& run_id, const RunStats& stat
   for (std::size_t r = 0; r < stats.per_rank.size(); ++r) {
     const RankStats& s = stats.per_rank[r];
     rows.push_back({static_cast<std::int64_t>(r), s.committed, s.rolled_back, s.rollbacks, s.anti_messages,
-                    s.remote_sent, s.gvt_rounds, s.peak_rss_bytes, s.peak_engine_bytes});
+                    s.remote_sent, s.gvt_rounds, s.peak_rss_bytes, s.peak_engine_bytes, s.checkpoints,
+                    s.checkpoint_bytes, s.checkpoint_ms});
   }
   write_table(run_id, engine_table_schema(), rows);
   const Handle run(check(H5Gopen2(h_->runs, run_id.c_str(), H5P_DEFAULT), "run " + run_id), H5Gclose);
@@ -404,9 +409,7 @@ std::uint64_t ResultsReader::table_digest(const std::string& run_id, const std::
   const std::size_t n = rows(run_id, table);
   std::vector<unsigned char> bytes(n * H5Tget_size(type), 0);
   if (n > 0) check(H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), "read " + table);
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (const unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-  return h ^ n;
+  return fnv1a({reinterpret_cast<const char*>(bytes.data()), bytes.size()}) ^ n;
 }
 
 }  // namespace tracewarp::io

@@ -181,7 +181,7 @@ TEST_CASE("sweep resume: runs finished before an interruption are kept, the rest
     resume.resume = true;
     std::size_t kept = 0;
     std::vector<std::string> order;
-    resume.on_resumed = [&](std::size_t k, std::size_t) { kept = k; };
+    resume.on_resumed = [&](std::size_t k, std::size_t, std::size_t) { kept = k; };
     resume.on_written = [&](const io::RunSpec& run, const model::RunOutput&) { order.push_back(run.id); };
     run_sweep(Communicator::self(), four_phold_runs(), resume);
     CHECK(kept == 2);

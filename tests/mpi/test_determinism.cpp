@@ -1,6 +1,9 @@
 // Run under mpirun on 1, 2, 3, 4 and 8 ranks: the optimistic and conservative engines on all
 // ranks must commit exactly what the sequential engine commits alone.
+#include <unistd.h>
 #include <catch2/catch.hpp>
+
+#include <filesystem>
 
 #include "../support/test_models.hpp"
 #include "tracewarp/model/phold/phold.hpp"
@@ -49,6 +52,38 @@ TEST_CASE("PHOLD: optimistic and conservative on every rank count commit what se
   }
   // The comparison means something only if speculation was really undone somewhere.
   if (world.size() > 1) REQUIRE(rollbacks > 0);
+}
+
+TEST_CASE("PHOLD: checkpoints at every GVT round or window change nothing, and a resume ends as the whole run",
+          "[mpi][phold][checkpoint]") {
+  const Communicator world = Communicator::world();
+  const phold::Params p = small_phold(0.5);
+  const phold::Result reference = phold::run(Communicator::self(), p, EngineConfig{});
+  // One directory for all ranks, named after rank 0's process.
+  const std::uint64_t mine[1] = {static_cast<std::uint64_t>(::getpid())};
+  const std::string dir = (std::filesystem::temp_directory_path() /
+                           ("tracewarp-mpi-checkpoint-" + std::to_string(world.all_gather(mine)[0])))
+                              .string();
+  for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
+    CAPTURE(world.size(), to_string(mode));
+    EngineConfig c;
+    c.sync = mode;
+    c.placement.kind = PlacementKind::round_robin;
+    c.gvt_interval = 256;
+    c.checkpoint_every_s = 1e-9;
+    c.checkpoint_dir = dir + "-" + to_string(mode);
+    c.identity = "mpi test";
+    const phold::Result checkpointed = phold::run(world, p, c);
+    REQUIRE(checkpointed.checksum == reference.checksum);
+    REQUIRE(checkpointed.stats.total.checkpoints > 3);
+    c.checkpoint_every_s = 0;
+    c.resume = true;
+    const phold::Result resumed = phold::run(world, p, c);
+    REQUIRE(resumed.checksum == reference.checksum);
+    REQUIRE(resumed.committed == reference.committed);
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove_all(c.checkpoint_dir);
+  }
 }
 
 TEST_CASE("test models: optimistic and rollback-check on every rank count match sequential", "[mpi][models]") {

@@ -16,6 +16,9 @@ struct RankStats {
   std::uint64_t gvt_rounds = 0;
   std::uint64_t peak_rss_bytes = 0;
   std::uint64_t peak_engine_bytes = 0;  // the engine's own accounting, compared with the budget
+  std::uint64_t checkpoints = 0;        // written by this run (engine.checkpoint_every_s)
+  std::uint64_t checkpoint_bytes = 0;   // size of this rank's newest checkpoint file
+  std::uint64_t checkpoint_ms = 0;      // wall-clock milliseconds spent writing checkpoints
 };
 
 struct RunStats {

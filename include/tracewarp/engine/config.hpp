@@ -51,6 +51,14 @@ struct EngineConfig {
   // Conservative execution: the window length. 0 = the lookahead the model declares.
   Time lookahead = 0;
 
+  // Checkpoints (engine/checkpoint.hpp): every so many wall-clock seconds the committed state
+  // (LP states, pending events, the objects the model registered) is saved in checkpoint_dir,
+  // at a point where every event before some time is committed and none after it executed.
+  double checkpoint_every_s = 0;  // 0: never
+  std::string checkpoint_dir;     // chosen by the caller (a sweep: inside its journal)
+  bool resume = false;            // start from the newest checkpoint in checkpoint_dir, if any
+  std::string identity;           // what a checkpoint must have been written by (the run's identity)
+
   std::function<void(const Progress&)> progress;  // optional; never affects results
 };
 

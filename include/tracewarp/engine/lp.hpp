@@ -22,6 +22,13 @@
 // throw: it calls ctx.fault("what is wrong") and returns. If the event is cancelled, the fault
 // goes with it; if the event commits, the fault is real and the run stops with that message.
 //
+// For checkpoints (engine.checkpoint_every_s), an LP type lists the members a run changes:
+// TRACEWARP_PERSIST(rng_, queue_, done_) (core/persist.hpp). Members fixed at construction
+// (pointers to shared data and outputs, settings) stay out: a checkpoint is restored into an LP
+// built by the same factory. Every checkpoint proves the list whole by restoring each saved state
+// into a fresh LP and comparing it with operator==. Output objects filled by on_commit are
+// registered with Simulation::checkpoint_also.
+//
 // Example (a complete LP that bounces a token to a random LP):
 //
 //   struct Bouncer {
@@ -43,6 +50,7 @@
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/engine/event.hpp"
 
 namespace tracewarp {

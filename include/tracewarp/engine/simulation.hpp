@@ -36,6 +36,11 @@ struct LpTypeEntry {
   LpRange range;
   std::function<std::unique_ptr<LpRuntime>(LpId)> make;
 };
+// An object outside the LPs that a checkpoint saves with them (Simulation::checkpoint_also).
+struct PersistentObject {
+  std::function<void(persist::Writer&)> save;
+  std::function<void(persist::Reader&)> load;
+};
 }  // namespace detail
 
 class Simulation {
@@ -57,6 +62,15 @@ class Simulation {
   // than the event that sends it (0, the default: no such bound). Conservative mode needs one.
   void declare_lookahead(Time lookahead) { declared_lookahead_ = lookahead; }
 
+  // Saves `object` (a model's output tables, filled by on_commit) with every checkpoint of this
+  // rank and restores it on resume; it must outlive run(). Objects are restored in the order
+  // they were registered.
+  template <class T>
+  void checkpoint_also(T& object) {
+    objects_.push_back({[&object](persist::Writer& w) { persist::save(w, object); },
+                        [&object](persist::Reader& r) { persist::load(r, object); }});
+  }
+
   // Runs to the end time (or until no events remain) and returns the statistics of all ranks.
   RunStats run();
 
@@ -70,6 +84,7 @@ class Simulation {
   Communicator comm_;
   EngineConfig config_;
   std::vector<detail::LpTypeEntry> types_;
+  std::vector<detail::PersistentObject> objects_;
   LpId next_lp_ = 0;
   Time declared_lookahead_ = 0;
   bool ran_ = false;

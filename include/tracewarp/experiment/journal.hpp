@@ -4,6 +4,10 @@
 //                                   a digest of every run's parameters (one "name: value" a line)
 //   <output>.journal/run-0007.out   one finished run's output, written atomically (temporary
 //                                   file, fsync, rename) by the rank that led the run
+//   <output>.journal/run-0007.checkpoint/
+//                                   the engine's checkpoints of a run in progress
+//                                   (engine.checkpoint_every_s; engine/checkpoint.hpp), removed
+//                                   once the run is recorded
 //
 // The HDF5 "<output>.partial" is a view for `tracewarp report`; a kill -9 during an HDF5 write
 // may leave it unreadable, so a resumed sweep rebuilds it from the journal. The journal is
@@ -61,6 +65,12 @@ class SweepJournal {
   void record(const io::RunSpec& run, const std::string& output_bytes) const;
   // The recorded output of a run (InputError if missing, damaged or another sweep's).
   std::string load(std::size_t run_index) const;
+  // Where the engine keeps the checkpoints of a run in progress, and what it checks they are.
+  std::string checkpoint_directory(std::size_t run_index) const;
+  std::string checkpoint_identity(std::size_t run_index) const;
+  void remove_checkpoints(std::size_t run_index) const;
+  // Runs with a checkpoint in the journal (runs that were in progress when the sweep stopped).
+  std::size_t checkpointed_runs() const;
   // After the results file is complete.
   void remove() const;
 

@@ -37,8 +37,9 @@ struct SweepOptions {
   bool resume = false;
   // On world rank 0, as each run is written (kept runs first, then in order of completion).
   std::function<void(const io::RunSpec&, const model::RunOutput&)> on_written;
-  // On world rank 0, before the kept runs are written: how many of how many.
-  std::function<void(std::size_t kept, std::size_t total)> on_resumed;
+  // On world rank 0, before the kept runs are written: how many of how many, and how many runs
+  // continue from a checkpoint (engine.checkpoint_every_s).
+  std::function<void(std::size_t kept, std::size_t checkpointed, std::size_t total)> on_resumed;
   // A progress display for one of world rank 0's runs, or none.
   std::function<std::function<void(const Progress&)>(const io::RunSpec&)> progress;
 };

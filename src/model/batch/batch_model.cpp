@@ -93,6 +93,7 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
                                                 [&](LpId) { return NodeBlockLp(&shared, &out); })
                            .first;
   for (std::size_t g = 1; g < shared.groups.size(); ++g) add_group(g);
+  sim.checkpoint_also(out);
 
   BatchResult result;
   result.stats = sim.run();

@@ -76,6 +76,7 @@ struct Collector {
   std::uint64_t passes = 0;
   std::uint64_t broken_reservations = 0;
   std::vector<BlockBusy> busy;  // per node block, combined in block order for every rank count
+  TRACEWARP_PERSIST(jobs, series, pass_costs, passes, broken_reservations, busy)
 };
 
 inline AnyBatchPolicy make_policy(const BatchParams& params) {

@@ -19,6 +19,7 @@ class NodeBlockLp {
     out_->busy.push_back({ctx.self() - shared_->first_block, busy_node_seconds_});
   }
   bool operator==(const NodeBlockLp&) const = default;
+  TRACEWARP_PERSIST(busy_node_seconds_)
 
  private:
   const Shared* shared_;

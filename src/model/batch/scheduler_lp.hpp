@@ -54,6 +54,8 @@ class SchedulerLp {
     });
   }
   bool operator==(const SchedulerLp&) const = default;
+  TRACEWARP_PERSIST(queue_, settled_, ended_since_pass_, queued_sizes_, t0_, running_, by_requested_end_, wrsa_,
+                    scores_changed_, wrsa_at_submit_, pool_, policy_, pass_at_, arrived_, done_)
 
  private:
   struct Running {
@@ -61,6 +63,7 @@ class SchedulerLp {
     Time t0;
     std::vector<NodeRange> ranges;
     bool operator==(const Running&) const = default;
+    TRACEWARP_PERSIST(start, t0, ranges)
   };
 
   const GroupPart& part() const { return shared_->groups[group_]; }

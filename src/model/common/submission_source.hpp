@@ -34,6 +34,7 @@ class SubmissionSource {
     if (next_ < count()) ctx.send(ctx.self(), submit(next_) - ctx.now(), tick_);
   }
   bool operator==(const SubmissionSource&) const = default;
+  TRACEWARP_PERSIST(next_)
 
  private:
   std::size_t count() const { return jobs_ ? jobs_->size() : workload_->jobs.size(); }

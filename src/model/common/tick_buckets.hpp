@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gather_rows.hpp"
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/core/time.hpp"
 #include "tracewarp/engine/communicator.hpp"
 
@@ -48,6 +49,7 @@ class TickBuckets {
   }
   const std::map<std::int64_t, Sums>& sums() const { return sums_; }
   Time interval() const { return interval_; }
+  TRACEWARP_PERSIST(sums_)
 
  private:
   Time interval_;

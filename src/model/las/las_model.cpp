@@ -82,6 +82,7 @@ struct Collector {
     auto& sums = buckets[b.bucket];
     for (std::size_t k = 0; k < 4; ++k) sums[k] += b.integral[k];
   }
+  TRACEWARP_PERSIST(tasks, buckets, preemptions)
 };
 
 Amounts demand_of(const workload::Job& j) { return {j.cpus, j.memory}; }
@@ -137,6 +138,7 @@ class CentralLp {
   }
   void on_finish(FinishContext&) const { out_->buckets[queued_.last / shared_->params.interval][4] += queued_.sum[0]; }
   bool operator==(const CentralLp&) const = default;
+  TRACEWARP_PERSIST(queue_, nodes_, placement_, queued_, pass_at_, next_release_)
 
  private:
   struct Waiting {
@@ -234,6 +236,7 @@ class NodeLp {
     out_->add_node_bucket(BucketRow{usage_.last / shared_->params.interval, 0, usage_.sum});
   }
   bool operator==(const NodeLp&) const = default;
+  TRACEWARP_PERSIST(scheduler_, tasks_, usage_)
 
  private:
   struct TaskState {
@@ -377,6 +380,7 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
              {.name = "las-node"}, params.nodes,
              [&](LpId id) { return NodeLp(&shared, &out, static_cast<std::uint32_t>(id - shared.first_node)); })
           .first;
+  sim.checkpoint_also(out);
   LasResult result;
   result.stats = sim.run();
   result.tasks = gather_rows(comm, out.tasks);

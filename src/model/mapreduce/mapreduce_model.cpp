@@ -57,6 +57,7 @@ struct Shared {
 
 struct Collector {
   std::vector<AttemptRow> attempts;
+  TRACEWARP_PERSIST(attempts)
 };
 
 class WorkerLp {
@@ -105,6 +106,7 @@ class WorkerLp {
     reschedule(ctx);
   }
   bool operator==(const WorkerLp&) const = default;
+  TRACEWARP_PERSIST(cores_, last_, running_, token_, heartbeat_on_)
 
  private:
   struct Running {
@@ -195,6 +197,8 @@ class MasterLp {
     ctx.for_each_record([&](const CommitContext::Record& r) { out_->attempts.push_back(r.as<AttemptRow>()); });
   }
   bool operator==(const MasterLp&) const = default;
+  TRACEWARP_PERSIST(rng_, free_memory_, tasks_, maps_left_, tasks_left_, pending_, copies_wanted_, running_, judged_,
+                    completed_, judgements_, next_attempt_, arrived_, jobs_done_)
 
  private:
   struct TaskRef {
@@ -505,6 +509,7 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
       sim.add_lps<WorkerLp>({.name = "mapreduce-worker"}, params.workers,
                             [&](LpId id) { return WorkerLp(&shared, static_cast<std::uint32_t>(id - 1)); })
           .first;
+  sim.checkpoint_also(out);
   MapReduceResult r;
   r.stats = sim.run();
   r.attempts = model::gather_rows(comm, out.attempts);

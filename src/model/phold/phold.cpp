@@ -78,6 +78,7 @@ Result run(const Communicator& comm, const Params& params, EngineConfig engine) 
   sim.declare_lookahead(std::max<Time>(1, shared.lookahead));  // every delay is at least this (next_delay)
   sim.add_lps<PholdLp>({.name = "phold"}, params.lps,
                        [&](LpId id) { return PholdLp(id, params.seed, &shared, &tally); });
+  sim.checkpoint_also(tally);
   Result result;
   result.stats = sim.run();
   std::uint64_t totals[2] = {tally.committed, tally.checksum};

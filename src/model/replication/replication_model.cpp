@@ -98,6 +98,8 @@ struct Collector {
   std::int64_t wait_max = 0;
   std::uint64_t waits = 0;
   void add(const Interval& iv, std::size_t series) { buckets.add(iv.begin, iv.end, series); }
+  TRACEWARP_PERSIST(tasks, copies, buckets, host_events, hosts_stopped, replicas_not_started, server_events, wait_sum,
+                    wait_max, waits)
 };
 
 struct HostTraits {
@@ -178,6 +180,8 @@ class HostLp {
     out_->replicas_not_started += replicas_not_started_;
   }
   bool operator==(const HostLp&) const = default;
+  TRACEWARP_PERSIST(avail_, copy_, token_, queue_, assigned_, polls_, poll_in_flight_, cancelled_early_, events_,
+                    replicas_not_started_)
 
  private:
   struct Copy {
@@ -419,6 +423,8 @@ class ServerLp {
     out_->waits = waits_;
   }
   bool operator==(const ServerLp&) const = default;
+  TRACEWARP_PERSIST(busy_until_, events_, wait_sum_, wait_max_, waits_, wqr_, first_copy_, done_, rounds_,
+                    round_started_, reports_, speeds_, queued_)
 
  private:
   const ReplicationParams& p() const { return shared_->params; }
@@ -638,6 +644,7 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
       sim.add_lps<HostLp>({.name = "replication-host"}, params.hosts,
                           [&](LpId id) { return HostLp(&shared, &out, static_cast<std::uint32_t>(id - 1)); })
           .first;
+  sim.checkpoint_also(out);
   ReplicationResult r;
   r.stats = sim.run();
   r.tasks = model::gather_rows(comm, out.tasks);

@@ -5,6 +5,7 @@
 
 #include <memory>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/engine/detail/ring.hpp"
 #include "tracewarp/engine/lp.hpp"
 
@@ -29,6 +30,12 @@ class LpRuntime {
   // For the rollback check: an opaque copy of the state and a comparison with it.
   virtual std::shared_ptr<const void> copy_state() const = 0;
   virtual bool state_equals(const void* copy) const = 0;
+  virtual const void* state() const = 0;  // the live state, for state_equals of another instance
+
+  // Checkpoints: whether the LP type lists its state (TRACEWARP_PERSIST), saving and loading it.
+  virtual bool persistable() const = 0;
+  virtual void save(persist::Writer& out) const = 0;
+  virtual void load(persist::Reader& in) = 0;
 };
 
 template <LogicalProcess L>
@@ -55,6 +62,15 @@ class LpAdapter final : public LpRuntime {
 
   std::shared_ptr<const void> copy_state() const override { return std::make_shared<const L>(lp_); }
   bool state_equals(const void* copy) const override { return lp_ == *static_cast<const L*>(copy); }
+  const void* state() const override { return &lp_; }
+
+  bool persistable() const override { return persist::Persistable<L>; }
+  void save(persist::Writer& out) const override {
+    if constexpr (persist::Persistable<L>) persist::save(out, lp_);
+  }
+  void load(persist::Reader& in) override {
+    if constexpr (persist::Persistable<L>) persist::load(in, lp_);
+  }
 
   const L& lp() const { return lp_; }
 

@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/policy/batch/queue_index.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
@@ -26,6 +27,7 @@ class JobQueue {
   // The same jobs, indexed for backfill passes (SchedulingInput::index).
   const QueueIndex& index() const { return index_; }
   bool operator==(const JobQueue&) const = default;
+  TRACEWARP_PERSIST(storage_, front_, index_)
 
  private:
   std::vector<QueuedJob> storage_;  // from front_ on

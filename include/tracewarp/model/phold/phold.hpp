@@ -48,6 +48,7 @@ struct Tally {
   std::uint64_t checksum = 0;
   Time interval = 0;  // > 0: count per interval too
   std::vector<std::uint64_t> per_interval;
+  TRACEWARP_PERSIST(committed, checksum, per_interval)
 };
 
 // The constants every LP reads; shared, never changed during a run.
@@ -70,6 +71,7 @@ class PholdLp {
   void on_event(const Event& ev, EventContext& ctx);
   void on_commit(const Event& ev, CommitContext& ctx) const;
   bool operator==(const PholdLp&) const = default;
+  TRACEWARP_PERSIST(rng_)
 
  private:
   Time next_delay();

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/core/time.hpp"
 
 namespace tracewarp::replication {
@@ -55,6 +56,7 @@ class Availability {
   Time finish_time(Time t0, double work) const;
 
   bool operator==(const Availability&) const = default;
+  TRACEWARP_PERSIST(step_, x_, y_)  // the rest is set by the constructor
 
  private:
   // x and y of one step.

@@ -16,6 +16,7 @@
 
 #include <map>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
 namespace tracewarp::batch {
@@ -26,6 +27,7 @@ class FcfsPolicy {
   Time longest_plannable() const { return kTimeInfinity; }
   PassDecision pass(const SchedulingInput& in);
   bool operator==(const FcfsPolicy&) const = default;
+  TRACEWARP_PERSIST()  // no state
 };
 
 class EasyBackfillPolicy {
@@ -34,6 +36,7 @@ class EasyBackfillPolicy {
   Time longest_plannable() const { return kTimeInfinity; }
   PassDecision pass(const SchedulingInput& in);
   bool operator==(const EasyBackfillPolicy&) const = default;
+  TRACEWARP_PERSIST()  // no state
 };
 
 class ConservativeBackfillPolicy {
@@ -42,6 +45,7 @@ class ConservativeBackfillPolicy {
   Time longest_plannable() const { return kTimeInfinity; }
   PassDecision pass(const SchedulingInput& in);
   bool operator==(const ConservativeBackfillPolicy&) const = default;
+  TRACEWARP_PERSIST(reserved_)
 
  private:
   std::map<JobId, Time> reserved_;  // planned start of every queued job that has a reservation

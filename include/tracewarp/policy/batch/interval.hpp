@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
 namespace tracewarp::batch {
@@ -114,6 +115,7 @@ class IntervalPolicy {
   PassDecision pass(const SchedulingInput& in);
   const IntervalPattern& pattern() const { return pattern_; }
   bool operator==(const IntervalPolicy&) const = default;
+  TRACEWARP_PERSIST()  // the pattern is configuration; each pass builds its own plan
 
  private:
   IntervalPattern pattern_;

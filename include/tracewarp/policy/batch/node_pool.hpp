@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/persist.hpp"
+
 namespace tracewarp::batch {
 
 struct NodeRange {
@@ -37,6 +39,7 @@ class NodePool {
   std::uint32_t largest_free_range() const;
 
   bool operator==(const NodePool&) const = default;
+  TRACEWARP_PERSIST(free_, ranges_)
 
  private:
   void take(std::uint32_t first, std::uint32_t count);

@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
 namespace tracewarp::batch {
@@ -59,6 +60,7 @@ class QueueIndex {
   }
 
   bool operator==(const QueueIndex&) const = default;
+  TRACEWARP_PERSIST(base_, nodes_, requested_, blocks_, supers_, count_)
 
  private:
   void cover(JobId id);

@@ -36,6 +36,7 @@
 #include <map>
 #include <optional>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
 namespace tracewarp::batch {
@@ -53,6 +54,7 @@ class WrsaScores {
   // A job of `user` ended after running `executed` of its `requested` walltime.
   void on_completion(std::int32_t user, Time executed, Time requested, bool killed);
   bool operator==(const WrsaScores&) const = default;
+  TRACEWARP_PERSIST(scores_)
 
  private:
   WrsaSettings settings_;
@@ -67,6 +69,7 @@ class LwjfPolicy {
   bool reads_wrsa() const { return true; }
   PassDecision pass(const SchedulingInput& in);
   bool operator==(const LwjfPolicy&) const = default;
+  TRACEWARP_PERSIST()  // configuration only
 
  private:
   OnMisfit on_misfit_;
@@ -79,6 +82,7 @@ class WrsaAllReservedPolicy {
   bool reads_wrsa() const { return true; }
   PassDecision pass(const SchedulingInput& in);
   bool operator==(const WrsaAllReservedPolicy&) const = default;
+  TRACEWARP_PERSIST(reserved_)
 
  private:
   struct Plan {
@@ -97,6 +101,7 @@ class WrsaOneReservedPolicy {
   bool reads_wrsa() const { return true; }
   PassDecision pass(const SchedulingInput& in);
   bool operator==(const WrsaOneReservedPolicy&) const = default;
+  TRACEWARP_PERSIST(head_)
 
  private:
   struct HeadPlan {

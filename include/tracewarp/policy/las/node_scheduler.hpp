@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "tracewarp/core/persist.hpp"
 #include "tracewarp/core/time.hpp"
 #include "tracewarp/policy/las/placement.hpp"
 
@@ -69,6 +70,7 @@ class NodeScheduler {
   std::size_t suspended() const { return suspended_.size(); }
   std::uint64_t preemptions() const { return preemptions_; }
   bool operator==(const NodeScheduler&) const = default;
+  TRACEWARP_PERSIST(used_, running_, suspended_, dispatched_, preemptions_)
 
  private:
   struct Entry {

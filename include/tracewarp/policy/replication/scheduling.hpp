@@ -33,6 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/persist.hpp"
+
 namespace tracewarp::replication {
 
 // ---- the methods, by name ----
@@ -87,12 +89,14 @@ class WorkQueueReplication {
 
   std::uint64_t done() const { return done_; }
   bool operator==(const WorkQueueReplication&) const = default;
+  TRACEWARP_PERSIST(next_, done_, running_, by_copies_)
 
  private:
   struct Running {
     std::vector<std::uint32_t> hosts;  // hosts running a copy now
     std::uint32_t started = 0;         // copies ever started
     bool operator==(const Running&) const = default;
+    TRACEWARP_PERSIST(hosts, started)
   };
   void reindex(std::uint64_t task, std::size_t old_running, std::size_t new_running);
 
@@ -138,6 +142,7 @@ class PollingList {
   bool exhausted() const { return !next(); }
   const std::vector<std::uint32_t>& targets() const { return targets_; }
   bool operator==(const PollingList&) const = default;
+  TRACEWARP_PERSIST(targets_, at_, refusals_)
 
  private:
   std::vector<std::uint32_t> targets_;

@@ -1,0 +1,68 @@
+// Checkpoints of one run (EngineConfig::checkpoint_every_s) and resuming from them.
+//
+// Files in the checkpoint directory:
+//   latest           "generation G ranks R time T": which files make the newest checkpoint
+//   gen-G.rank-R     one per rank: its LPs' states and send counters, its pending events, the
+//                    objects the model registered (Simulation::checkpoint_also), a checksum
+// A generation's rank files are written first (temporary file, fsync, rename), then `latest` is
+// switched to it the same way, then the previous generation's files are removed: a kill at any
+// moment leaves `latest` naming whole files.
+//
+// Kernels save only where the state is committed: every event before CommittedState::at has
+// been executed and committed, none at or after it has been executed, nothing is in transit
+// between ranks. Restoring builds the LPs as the model does and reads their states over them;
+// the run then goes on exactly as the uninterrupted run would (every event order is a function of
+// the event keys, which the checkpoint keeps).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernel.hpp"
+
+namespace tracewarp::detail {
+
+struct CommittedState {
+  Time at = 0;                          // every event before it is committed, none after executed
+  std::uint64_t committed = 0;          // events committed on this rank so far
+  std::vector<std::uint64_t> send_seq;  // each local LP's send counter, by local index
+  std::vector<Event> pending;           // this rank's pending events, in any order
+};
+
+class Checkpointer {
+ public:
+  explicit Checkpointer(const KernelSetup& setup);
+
+  bool enabled() const { return every_s_ > 0; }
+  // Whether this rank's clock says a checkpoint is due. Kernels with several ranks decide with
+  // rank 0's clock, through their reduction, so that all ranks save at the same point.
+  bool due() const;
+  // Writes this rank's part and, once every rank's is durable, makes it the newest checkpoint.
+  // Collective over the run's ranks. Each LP's saved state is restored into a fresh LP and
+  // compared with the original first: a member missing from its persist list stops the run.
+  void save(const CommittedState& state);
+  // With EngineConfig::resume and a checkpoint in the directory: loads this rank's LP states and
+  // the model's objects, and returns the rest. Collective. std::nullopt: start from the beginning.
+  std::optional<CommittedState> restore();
+
+  std::uint64_t saved() const { return saved_; }
+  std::uint64_t last_bytes() const { return last_bytes_; }
+  double seconds() const { return seconds_; }
+
+ private:
+  std::string rank_file(std::uint64_t generation, int rank) const;
+  std::string encode(const CommittedState& state) const;
+  CommittedState decode(const std::string& bytes, const std::string& file);
+
+  const KernelSetup& setup_;
+  double every_s_;
+  std::string dir_;
+  double last_;  // steady clock, seconds, of the last checkpoint (or the start)
+  std::uint64_t generation_ = 0;
+  std::uint64_t saved_ = 0;
+  std::uint64_t last_bytes_ = 0;
+  double seconds_ = 0;
+};
+
+}  // namespace tracewarp::detail

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Checkpoint and restart of one run (engine.checkpoint_every_s): runs killed with kill -9 after a
+# checkpoint and resumed with --resume end with the model data of an uninterrupted run —
+# the RICC log under EASY (sequential, optimistic on 2 ranks), the Alibaba-sized LAS run
+# (sequential; optimistic on 2 ranks with 200,000 tasks) and replication in conservative mode on 2 ranks; what a kill
+# during a checkpoint leaves (a half-written newer file) does not stop the resume; a damaged
+# checkpoint, another rank count and another configuration are refused with exit 2.
+#   tests/cli/test_checkpoint.sh TRACEWARP MPIRUN PYTHON SRC
+set -u
+tw="$1"; mpirun="$2"; python="$3"; src="$4"
+export TRACEWARP_DATA="${TRACEWARP_DATA:-$src/../shared/data}"
+work=$(mktemp -d)
+trap 'pkill -9 -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
+failures=0
+pass() { echo "ok   $1"; }
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+every=(--set engine.checkpoint_every_s=0.2)
+
+# launch NAME RANKS ARGS...: the command line of a run writing $work/NAME.h5.
+launch() {
+  local name="$1" ranks="$2"
+  shift 2
+  if [ "$ranks" -eq 1 ]; then echo "$tw" run "$@" -o "$work/$name.h5"
+  else echo "$mpirun" -np "$ranks" --oversubscribe "$tw" run "$@" -o "$work/$name.h5"; fi
+}
+
+# killed_and_resumed NAME RANKS CONFIG ARGS...: an uninterrupted run; the same with checkpoints,
+# killed (every rank, kill -9) once its second checkpoint is in, then resumed; same model data.
+killed_and_resumed() {
+  local name="$1" ranks="$2"
+  shift 2
+  $(launch "$name-whole" "$ranks" "$@" -q) || { fail "$name: uninterrupted run"; return; }
+  local dir="$work/$name.h5.journal/run-000000.checkpoint"
+  $(launch "$name" "$ranks" "$@" "${every[@]}" -q) >"$work/$name.log" 2>&1 &
+  for _ in $(seq 1200); do
+    grep -qE "generation ([2-9]|[1-9][0-9])" "$dir/latest" 2>/dev/null && break
+    sleep 0.025
+  done
+  pkill -9 -f "$work/$name.h5"
+  wait 2>/dev/null
+  if [ ! -e "$dir/latest" ] || [ -e "$work/$name.h5" ]; then
+    fail "$name: no checkpoint before the kill, or the run had already finished"
+    return
+  fi
+  local at
+  at=$(cat "$dir/latest")
+  # What a kill while the next checkpoint was being written leaves: a newer, half-written rank
+  # file and a temporary file; `latest` still names the whole older generation.
+  local generation
+  generation=$(awk '{print $2}' "$dir/latest")
+  head -c 1000 "$dir"/gen-*.rank-0000 >"$dir/gen-$(printf %06d $((generation + 1))).rank-0000"
+  head -c 100 "$dir"/gen-*.rank-0000 >"$dir/latest.tmp.99999"
+  local out
+  out=$($(launch "$name" "$ranks" "$@" "${every[@]}" --resume) 2>&1) || {
+    fail "$name: resume (exit $?)"
+    echo "$out" | tail -3
+    return
+  }
+  if grep -q "1 continued from their checkpoints" <<<"$out" &&
+    "$python" "$src/tests/python/compare_results.py" "$work/$name-whole.h5" "$work/$name.h5" >"$work/cmp" 2>&1; then
+    pass "$name on $ranks rank(s): killed after a checkpoint ($at), resumed, same model data"
+  else
+    fail "$name: resumed run differs from the uninterrupted one"
+    cat "$work/cmp"
+    echo "$out" | tail -3
+  fi
+}
+
+ricc="$src/experiments/wrsa-backfill/ricc-easy.toml"
+if [ -d "$TRACEWARP_DATA/traces" ]; then
+  killed_and_resumed ricc-sequential 1 "$ricc"
+  killed_and_resumed ricc-optimistic 2 "$ricc" --set engine.sync=optimistic
+else
+  echo "skip RICC runs: no traces in TRACEWARP_DATA=$TRACEWARP_DATA"
+fi
+las=("$src/experiments/las-multiresource/alibaba.toml" --set las.scheduler=proposed)
+killed_and_resumed las-sequential 1 "${las[@]}"
+killed_and_resumed las-optimistic 2 "${las[@]}" --set engine.sync=optimistic --set lasmix.tasks=200000
+killed_and_resumed replication-conservative 2 "$src/experiments/replication/quick.toml" \
+  --set engine.sync=conservative --set replication.method=proposed --set replication.tasks=300000 \
+  --set replication.hosts=4000
+
+# Refusals: a checkpoint of a 1-rank run resumed on 2 ranks; another configuration; a damaged one.
+opt=("${las[@]}" --set engine.sync=optimistic "${every[@]}")
+$(launch refuse 1 "${opt[@]}" -q) >/dev/null 2>&1 &
+for _ in $(seq 1200); do [ -e "$work/refuse.h5.journal/run-000000.checkpoint/latest" ] && break; sleep 0.025; done
+pkill -9 -f "$work/refuse.h5"
+wait 2>/dev/null
+out=$($(launch refuse 2 "${opt[@]}" --resume) 2>&1); code=$?
+if [ "$code" -eq 2 ] && grep -q "resume it on 1 ranks" <<<"$out"; then pass "another rank count is refused, exit 2"
+else fail "another rank count (exit $code)"; echo "$out" | tail -3; fi
+out=$($(launch refuse 1 "${opt[@]}" --set las.nodes=128 --resume) 2>&1); code=$?
+if [ "$code" -eq 2 ] && grep -q "las.nodes" <<<"$out"; then pass "another configuration is refused, naming the key, exit 2"
+else fail "another configuration (exit $code)"; echo "$out" | tail -3; fi
+for f in "$work"/refuse.h5.journal/run-000000.checkpoint/gen-*.rank-0000; do
+  printf 'XXXX' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
+done
+out=$($(launch refuse 1 "${opt[@]}" --resume) 2>&1); code=$?
+if [ "$code" -eq 2 ] && grep -q "damaged" <<<"$out"; then pass "a damaged checkpoint is refused, exit 2"
+else fail "damaged checkpoint (exit $code)"; echo "$out" | tail -3; fi
+
+echo "checkpoint: $failures failure(s)"
+[ "$failures" -eq 0 ]
