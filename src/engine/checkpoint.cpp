@@ -47,7 +47,9 @@ Checkpointer::Checkpointer(const KernelSetup& setup)
                        " is of a type that cannot be checkpointed (its class lists no state with TRACEWARP_PERSIST)");
 }
 
-bool Checkpointer::due() const { return enabled() && clock_s() - last_ >= every_s_; }
+bool Checkpointer::due() {
+  return enabled() && ++chances_ >= setup_.config.checkpoint_min_gap && clock_s() - last_ >= every_s_;
+}
 
 std::string Checkpointer::rank_file(std::uint64_t generation, int rank) const {
   char name[64];
@@ -177,6 +179,7 @@ void Checkpointer::save(const CommittedState& state) {
   if (generation_ > 0) fs::remove(rank_file(generation_, rank));
   generation_ = next;
   ++saved_;
+  chances_ = 0;
   last_ = clock_s();
   seconds_ += last_ - start;
 }

@@ -37,7 +37,7 @@ class Checkpointer {
   bool enabled() const { return every_s_ > 0; }
   // Whether this rank's clock says a checkpoint is due. Kernels with several ranks decide with
   // rank 0's clock, through their reduction, so that all ranks save at the same point.
-  bool due() const;
+  bool due();
   // Writes this rank's part and, once every rank's is durable, makes it the newest checkpoint.
   // Collective over the run's ranks. Each LP's saved state is restored into a fresh LP and
   // compared with the original first: a member missing from its persist list stops the run.
@@ -58,7 +58,8 @@ class Checkpointer {
   const KernelSetup& setup_;
   double every_s_;
   std::string dir_;
-  double last_;  // steady clock, seconds, of the last checkpoint (or the start)
+  double last_;                // steady clock, seconds, of the last checkpoint (or the start)
+  std::uint64_t chances_ = 0;  // calls of due() since the last checkpoint
   std::uint64_t generation_ = 0;
   std::uint64_t saved_ = 0;
   std::uint64_t last_bytes_ = 0;

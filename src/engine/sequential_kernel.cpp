@@ -42,7 +42,7 @@ class SequentialKernel final : public KernelPort {
       commit_event(lp, ev.dest, ev, commit);
       records_.clear();
       pool_.free(top.slot);
-      if ((++committed & 0xFFF) == 0) {
+      if ((++committed & 0x3FF) == 0) {
         check_budget();
         progress_.tick(top.time, committed);
         if (checkpointer_.due()) save_checkpoint(committed);

@@ -4,10 +4,12 @@
 
 #include <cstring>
 
+#include "../support/checkpointing.hpp"
 #include "../support/random_jobs.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 
 using namespace tracewarp;
+using namespace tracewarp::testing;
 using namespace tracewarp::batch;
 
 namespace {
@@ -51,6 +53,40 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
       }
       REQUIRE(r.passes == reference.passes);
     }
+  }
+}
+
+TEST_CASE("batch model: checkpoints change nothing and a resume ends as the whole run, every policy",
+          "[mpi][batch][checkpoint]") {
+  const Communicator world = Communicator::world();
+  const workload::Workload w = random_workload(300, 64);
+  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "wrsa-or", "wrsa-ar", "interval"}) {
+    BatchParams p;
+    p.nodes = 64;
+    p.block_nodes = 8;
+    p.policy = policy;
+    p.queue_depth = 50;
+    if (std::string(policy) == "interval") {
+      p.allocation = Allocation::contiguous;
+      p.policy_settings.interval_pattern = "1h:12h";
+    }
+    const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
+    CAPTURE(policy, world.size());
+    EngineConfig e;
+    e.sync = world.size() == 1 ? SyncMode::sequential : SyncMode::optimistic;
+    e.gvt_interval = 64;
+    const EngineConfig c = checkpointing(world, e, std::string("batch-") + policy, world.size() == 1 ? 1 : 8);
+    for (const EngineConfig& run : {c, resuming(c)}) {
+      const BatchResult r = run_batch(world, w, p, run);
+      if (!run.resume) REQUIRE(r.stats.total.checkpoints > 0);  // the run was long enough to save one
+      if (world.rank() == 0) {
+        REQUIRE(same_rows(r.jobs, reference.jobs));
+        REQUIRE(same_series(r.series, reference.series));
+        REQUIRE(r.busy_node_seconds == reference.busy_node_seconds);
+      }
+      REQUIRE(r.passes == reference.passes);
+    }
+    remove_checkpoints(world, c);
   }
 }
 

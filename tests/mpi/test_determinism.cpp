@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "../support/checkpointing.hpp"
 #include "../support/test_models.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 
@@ -59,30 +60,20 @@ TEST_CASE("PHOLD: checkpoints at every GVT round or window change nothing, and a
   const Communicator world = Communicator::world();
   const phold::Params p = small_phold(0.5);
   const phold::Result reference = phold::run(Communicator::self(), p, EngineConfig{});
-  // One directory for all ranks, named after rank 0's process.
-  const std::uint64_t mine[1] = {static_cast<std::uint64_t>(::getpid())};
-  const std::string dir = (std::filesystem::temp_directory_path() /
-                           ("tracewarp-mpi-checkpoint-" + std::to_string(world.all_gather(mine)[0])))
-                              .string();
   for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
     CAPTURE(world.size(), to_string(mode));
-    EngineConfig c;
-    c.sync = mode;
-    c.placement.kind = PlacementKind::round_robin;
-    c.gvt_interval = 256;
-    c.checkpoint_every_s = 1e-9;
-    c.checkpoint_dir = dir + "-" + to_string(mode);
-    c.identity = "mpi test";
+    EngineConfig e;
+    e.sync = mode;
+    e.placement.kind = PlacementKind::round_robin;
+    e.gvt_interval = 256;
+    const EngineConfig c = checkpointing(world, e, "phold-" + to_string(mode), 1);  // at every chance
     const phold::Result checkpointed = phold::run(world, p, c);
     REQUIRE(checkpointed.checksum == reference.checksum);
     REQUIRE(checkpointed.stats.total.checkpoints > 3);
-    c.checkpoint_every_s = 0;
-    c.resume = true;
-    const phold::Result resumed = phold::run(world, p, c);
+    const phold::Result resumed = phold::run(world, p, resuming(c));
     REQUIRE(resumed.checksum == reference.checksum);
     REQUIRE(resumed.committed == reference.committed);
-    world.barrier();
-    if (world.rank() == 0) std::filesystem::remove_all(c.checkpoint_dir);
+    remove_checkpoints(world, c);
   }
 }
 

@@ -4,10 +4,12 @@
 
 #include <cstring>
 
+#include "../support/checkpointing.hpp"
 #include "../support/random_tasks.hpp"
 #include "tracewarp/model/las/las_model.hpp"
 
 using namespace tracewarp;
+using namespace tracewarp::testing;
 using namespace tracewarp::las;
 
 TEST_CASE("las model: optimistic on any rank count matches sequential, both schedulers", "[mpi][las]") {
@@ -40,5 +42,38 @@ TEST_CASE("las model: optimistic on any rank count matches sequential, both sche
       }
       REQUIRE(r.preemptions == reference.preemptions);
     }
+  }
+}
+
+TEST_CASE("las model: checkpoints change nothing and a resume ends as the whole run, both schedulers",
+          "[mpi][las][checkpoint]") {
+  const Communicator world = Communicator::world();
+  const workload::Workload w = testing::random_tasks(9, 1500, 0.4);
+  for (const char* scheduler : {"proposed", "kairos"}) {
+    LasParams p;
+    p.closed_loop_load = kStudyClusterLoad;
+    p.nodes = 24;
+    p.scheduler = scheduler;
+    p.min_run = from_seconds(std::int64_t{5});
+    p.interval = from_seconds(std::int64_t{60});
+    const LasResult reference = run_las(Communicator::self(), w, p, EngineConfig{});
+    CAPTURE(scheduler, world.size());
+    EngineConfig e;
+    e.sync = world.size() == 1 ? SyncMode::sequential : SyncMode::optimistic;
+    e.gvt_interval = 64;
+    const EngineConfig c = checkpointing(world, e, std::string("las-") + scheduler, world.size() == 1 ? 1 : 8);
+    for (const EngineConfig& run : {c, resuming(c)}) {
+      const LasResult r = run_las(world, w, p, run);
+      if (!run.resume) REQUIRE(r.stats.total.checkpoints > 0);  // the run was long enough to save one
+      if (world.rank() == 0) {
+        REQUIRE(r.tasks.size() == reference.tasks.size());
+        REQUIRE(std::memcmp(r.tasks.data(), reference.tasks.data(), r.tasks.size() * sizeof(TaskRow)) == 0);
+        REQUIRE(r.intervals.size() == reference.intervals.size());
+        REQUIRE(std::memcmp(r.intervals.data(), reference.intervals.data(), r.intervals.size() * sizeof(IntervalRow)) ==
+                0);
+      }
+      REQUIRE(r.preemptions == reference.preemptions);
+    }
+    remove_checkpoints(world, c);
   }
 }

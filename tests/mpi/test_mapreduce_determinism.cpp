@@ -4,9 +4,11 @@
 
 #include <cstring>
 
+#include "../support/checkpointing.hpp"
 #include "tracewarp/model/mapreduce/mapreduce_model.hpp"
 
 using namespace tracewarp;
+using namespace tracewarp::testing;
 using namespace tracewarp::mapreduce;
 
 TEST_CASE("mapreduce model: optimistic and conservative on any rank count match sequential, every detector",
@@ -51,4 +53,37 @@ TEST_CASE("mapreduce model: optimistic and conservative on any rank count match 
   const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
   const MapReduceResult r = run_mapreduce(world, p, check);
   if (world.rank() == 0) REQUIRE(r.attempts.size() == reference.attempts.size());
+}
+
+TEST_CASE("mapreduce model: checkpoints change nothing and a resume ends as the whole run, every detector",
+          "[mpi][mapreduce][checkpoint]") {
+  const Communicator world = Communicator::world();
+  for (const char* detector : {"hadoop", "proposed", "conventional"}) {
+    MapReduceParams p;
+    p.detector = detector;
+    p.workers = 8;
+    p.maps = 120;
+    p.reduces = 16;
+    p.jobs = 2;
+    p.job_interval = from_seconds(std::int64_t{30});
+    p.abnormal_probability = 0.2;
+    const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
+    for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
+      CAPTURE(detector, world.size(), to_string(mode));
+      EngineConfig e;
+      e.sync = mode;
+      e.gvt_interval = 64;
+      const EngineConfig c = checkpointing(world, e, std::string("mapreduce-") + detector);
+      for (const EngineConfig& run : {c, resuming(c)}) {
+        const MapReduceResult r = run_mapreduce(world, p, run);
+        if (!run.resume) REQUIRE(r.stats.total.checkpoints > 0);  // the run was long enough to save one
+        if (world.rank() == 0) {
+          REQUIRE(r.attempts.size() == reference.attempts.size());
+          REQUIRE(std::memcmp(r.attempts.data(), reference.attempts.data(), r.attempts.size() * sizeof(AttemptRow)) ==
+                  0);
+        }
+      }
+      remove_checkpoints(world, c);
+    }
+  }
 }

@@ -4,9 +4,11 @@
 
 #include <cstring>
 
+#include "../support/checkpointing.hpp"
 #include "tracewarp/model/replication/replication_model.hpp"
 
 using namespace tracewarp;
+using namespace tracewarp::testing;
 using namespace tracewarp::replication;
 
 namespace {
@@ -61,4 +63,35 @@ TEST_CASE("replication model: rollback check on every rank count", "[mpi][replic
   e.sync = SyncMode::rollback_check;
   const ReplicationResult r = run_replication(world, p, e);
   if (world.rank() == 0) REQUIRE(same(r.tasks, reference.tasks));
+}
+
+TEST_CASE("replication model: checkpoints change nothing and a resume ends as the whole run, every method",
+          "[mpi][replication][checkpoint]") {
+  const Communicator world = Communicator::world();
+  for (const char* method : {"wqr", "adaptive", "proposed"}) {
+    ReplicationParams p;
+    p.method = method;
+    p.hosts = 120;
+    p.tasks = 600;
+    p.grain = 3e9;
+    const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
+    for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
+      CAPTURE(method, world.size(), to_string(mode));
+      EngineConfig e;
+      e.sync = mode;
+      e.gvt_interval = 64;
+      const EngineConfig c = checkpointing(world, e, std::string("replication-") + method);
+      for (const EngineConfig& run : {c, resuming(c)}) {
+        const ReplicationResult r = run_replication(world, p, run);
+        if (!run.resume) REQUIRE(r.stats.total.checkpoints > 0);  // the run was long enough to save one
+        if (world.rank() == 0) {
+          REQUIRE(same(r.tasks, reference.tasks));
+          REQUIRE(same(r.copies, reference.copies));
+          REQUIRE(same(r.series, reference.series));
+        }
+        REQUIRE(r.server_events == reference.server_events);
+      }
+      remove_checkpoints(world, c);
+    }
+  }
 }

@@ -1,0 +1,39 @@
+// Engine settings for tests of checkpoints: a checkpoint at every `gap`-th chance (GVT round,
+// window or 1,024 events), in a directory all ranks of the run share; then the same run resumed
+// from the newest one. Both must end exactly as the run without checkpoints.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/engine/config.hpp"
+
+namespace tracewarp::testing {
+
+inline EngineConfig checkpointing(const Communicator& comm, EngineConfig c, const std::string& name,
+                                  std::uint64_t gap = 8) {
+  const std::uint64_t mine[1] = {static_cast<std::uint64_t>(::getpid())};
+  const std::string owner = std::to_string(comm.all_gather(mine)[0]);  // rank 0's process
+  c.checkpoint_every_s = 1e-9;
+  c.checkpoint_min_gap = gap;
+  c.checkpoint_dir = (std::filesystem::temp_directory_path() / ("tracewarp-test-" + name + "-" + owner)).string();
+  c.identity = name;
+  return c;
+}
+
+inline EngineConfig resuming(EngineConfig c) {
+  c.checkpoint_every_s = 0;
+  c.resume = true;
+  return c;
+}
+
+inline void remove_checkpoints(const Communicator& comm, const EngineConfig& c) {
+  comm.barrier();
+  if (comm.rank() == 0) std::filesystem::remove_all(c.checkpoint_dir);
+  comm.barrier();
+}
+
+}  // namespace tracewarp::testing
