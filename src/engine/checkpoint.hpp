@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "event_queue.hpp"
 #include "kernel.hpp"
 
 namespace tracewarp::detail {
@@ -29,6 +30,24 @@ struct CommittedState {
   std::vector<std::uint64_t> send_seq;  // each local LP's send counter, by local index
   std::vector<Event> pending;           // this rank's pending events, in any order
 };
+
+// A copy of every event in `queue`, leaving the queue as it was, except the entries for which
+// `discard(slot)` returns true (it has freed them): they leave the queue.
+template <class Discard>
+std::vector<Event> pending_events(EventPool& pool, EventQueue& queue, Discard discard) {
+  std::vector<QueueEntry> entries;
+  while (!queue.empty()) {
+    if (!discard(queue.top().slot)) entries.push_back(queue.top());
+    queue.pop();
+  }
+  std::vector<Event> events;
+  events.reserve(entries.size());
+  for (const QueueEntry& e : entries) {
+    events.push_back(pool[e.slot]);
+    queue.push(e.time, e.slot, e.lp);
+  }
+  return events;
+}
 
 class Checkpointer {
  public:

@@ -80,15 +80,7 @@ class ConservativeKernel final : public KernelPort {
     state.at = at;
     state.committed = stats_.committed;
     state.send_seq = send_seq_;
-    std::vector<QueueEntry> entries;
-    while (!queue_.empty()) {
-      entries.push_back(queue_.top());
-      queue_.pop();
-    }
-    for (const QueueEntry& e : entries) {
-      state.pending.push_back(pool_[e.slot]);
-      queue_.push(e.time, e.slot, e.lp);
-    }
+    state.pending = pending_events(pool_, queue_, [](std::uint32_t) { return false; });
     checkpointer_.save(state);
   }
 

@@ -157,15 +157,11 @@ class OptimisticKernel final : public KernelPort {
     state.at = gvt_;
     state.committed = stats_.committed;
     for (const LpState& s : states_) state.send_seq.push_back(s.send_seq);
-    std::vector<QueueEntry> entries;
-    while (pending_min() != kTimeInfinity) {
-      entries.push_back(queue_.top());
-      queue_.pop();
-    }
-    for (const QueueEntry& e : entries) {
-      state.pending.push_back(pool_[e.slot]);
-      queue_.push(e.time, e.slot, e.lp);
-    }
+    state.pending = pending_events(pool_, queue_, [this](std::uint32_t slot) {
+      if (pool_.info(slot).state != SlotState::cancelled) return false;
+      release(slot);
+      return true;
+    });
     checkpointer_.save(state);
   }
 

@@ -106,16 +106,8 @@ class SequentialKernel final : public KernelPort {
     CommittedState state;
     state.committed = committed;
     for (const HotLp& hot : hot_) state.send_seq.push_back(hot.send_seq);
-    std::vector<QueueEntry> entries;
-    while (!queue_.empty()) {
-      entries.push_back(queue_.top());
-      queue_.pop();
-    }
-    state.at = entries.empty() ? setup_.config.end_time : entries.front().time;
-    for (const QueueEntry& e : entries) {
-      state.pending.push_back(pool_[e.slot]);
-      queue_.push(e.time, e.slot, e.lp);
-    }
+    state.at = queue_.empty() ? setup_.config.end_time : queue_.top().time;
+    state.pending = pending_events(pool_, queue_, [](std::uint32_t) { return false; });
     checkpointer_.save(state);
   }
 
