@@ -58,9 +58,9 @@ struct EngineConfig {
   // Chances to checkpoint (GVT rounds, windows, blocks of 1,024 events) to let pass between two
   // checkpoints at least, whatever the clock says (tests checkpoint often, not constantly).
   std::uint64_t checkpoint_min_gap = 1;
-  std::string checkpoint_dir;     // chosen by the caller (a sweep: inside its journal)
-  bool resume = false;            // start from the newest checkpoint in checkpoint_dir, if any
-  std::string identity;           // what a checkpoint must have been written by (the run's identity)
+  std::string checkpoint_dir;  // chosen by the caller (a sweep: inside its journal)
+  bool resume = false;         // start from the newest checkpoint in checkpoint_dir, if any
+  std::string identity;        // what a checkpoint must have been written by (the run's identity)
 
   std::function<void(const Progress&)> progress;  // optional; never affects results
 };
