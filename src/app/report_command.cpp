@@ -40,6 +40,10 @@ std::string final_name(const std::string& path) {
 }
 
 std::size_t journaled_runs(const std::string& output) { return experiment::SweepJournal(output, {}).recorded_count(); }
+std::string checkpointed_runs(const std::string& output) {
+  const std::size_t n = experiment::SweepJournal(output, {}).checkpointed_runs();
+  return n == 0 ? "" : ", " + std::to_string(n) + " run(s) in progress continue from their checkpoints";
+}
 
 void report(const std::string& given, bool json) {
   const std::string path = file_to_read(given);
@@ -89,8 +93,8 @@ void report(const std::string& given, bool json) {
   if (!complete) {
     throw RunError(path + " is incomplete: " + std::to_string(file.runs().size()) + " of " + get(top, "runs") +
                    " runs are in it (listed above), " + std::to_string(journaled_runs(output)) +
-                   " finished runs are kept in its journal; `tracewarp run " + get(top, "config_file") + " -o " +
-                   output + " --resume` (with the same --set options: " +
+                   " finished runs are kept in its journal" + checkpointed_runs(output) + "; `tracewarp run " +
+                   get(top, "config_file") + " -o " + output + " --resume` (with the same --set options: " +
                    (get(top, "overrides").empty() ? "none" : get(top, "overrides")) + ") runs the rest");
   }
 }

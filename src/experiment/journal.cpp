@@ -185,8 +185,13 @@ void SweepJournal::remove_checkpoints(std::size_t run_index) const {
 
 std::size_t SweepJournal::checkpointed_runs() const {
   std::size_t n = 0;
-  for (std::size_t i = 0; i < identity_.runs; ++i)
-    if (std::error_code ec; fs::exists(checkpoint_directory(i) + "/latest", ec)) ++n;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("run-", 0) == 0 && entry.path().extension() == ".checkpoint" &&
+        fs::exists(entry.path() / "latest", ec))
+      ++n;
+  }
   return n;
 }
 

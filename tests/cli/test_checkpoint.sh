@@ -4,7 +4,8 @@
 # the RICC log under EASY (sequential, optimistic on 2 ranks), the Alibaba-sized LAS run
 # (sequential; optimistic on 2 ranks with 200,000 tasks) and replication in conservative mode on 2 ranks; what a kill
 # during a checkpoint leaves (a half-written newer file) does not stop the resume; a damaged
-# checkpoint, another rank count and another configuration are refused with exit 2.
+# checkpoint, another rank count and another configuration are refused with exit 2; report on the
+# interrupted file says a run continues from its checkpoint.
 #   tests/cli/test_checkpoint.sh TRACEWARP MPIRUN PYTHON SRC
 set -u
 tw="$1"; mpirun="$2"; python="$3"; src="$4"
@@ -44,6 +45,8 @@ killed_and_resumed() {
   fi
   local at
   at=$(cat "$dir/latest")
+  "$tw" report "$work/$name.h5" 2>&1 | grep -q "1 run(s) in progress continue from their checkpoints" ||
+    fail "$name: report on the interrupted file does not mention the checkpoint"
   # What a kill while the next checkpoint was being written leaves: a newer, half-written rank
   # file and a temporary file; `latest` still names the whole older generation.
   local generation
