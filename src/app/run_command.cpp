@@ -133,8 +133,9 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
   cmd->add_flag("--keys", o->keys, "list every configuration key with its type, default and meaning");
   cmd->add_flag("-q,--quiet", o->quiet, "print nothing but errors");
   cmd->add_flag("--resume", o->resume,
-                "keep the finished runs of an interrupted sweep writing the same file (its OUTPUT.journal) and "
-                "run only the rest; refused if the configuration or the code differs");
+                "keep the finished runs of an interrupted sweep writing the same file (its OUTPUT.journal), continue "
+                "runs in progress from their checkpoints (engine.checkpoint_every_s) and run only the rest; refused if "
+                "the configuration or the code differs");
   const std::string cmdline = command_line(argc, argv);
   cmd->callback([o, &action, cmdline] {
     action = [o, cmdline] {
