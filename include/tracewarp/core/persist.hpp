@@ -50,7 +50,9 @@ void load(Reader& r, T& value);
 
 class Writer {
  public:
-  void bytes(const void* data, std::size_t size) { out_.append(static_cast<const char*>(data), size); }
+  void bytes(const void* data, std::size_t size) {
+    if (size != 0) out_.append(static_cast<const char*>(data), size);  // data may be null when empty
+  }
   template <class T>
   void value(const T& v) {
     static_assert(std::is_trivially_copyable_v<T>);
@@ -72,6 +74,7 @@ class Reader {
   // `what` names the data in errors (for example the checkpoint file).
   Reader(std::string_view data, std::string what) : data_(data), what_(std::move(what)) {}
   void bytes(void* out, std::size_t size) {
+    if (size == 0) return;  // `out` may be null (an empty vector's data)
     if (size > data_.size() - at_)
       throw InputError(what_ + ": truncated (needs " + std::to_string(size) + " more bytes at offset " +
                        std::to_string(at_) + ")");
