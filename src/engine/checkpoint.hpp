@@ -65,9 +65,12 @@ class Checkpointer {
   // the model's objects, and returns the rest. Collective. std::nullopt: start from the beginning.
   std::optional<CommittedState> restore();
 
-  std::uint64_t saved() const { return saved_; }
-  std::uint64_t last_bytes() const { return last_bytes_; }
-  double seconds() const { return seconds_; }
+  // The checkpoint columns of the rank's statistics.
+  void report(RankStats& stats) const {
+    stats.checkpoints = saved_;
+    stats.checkpoint_bytes = last_bytes_;
+    stats.checkpoint_ms = static_cast<std::uint64_t>(seconds_ * 1e3);
+  }
 
  private:
   std::string rank_file(std::uint64_t generation, int rank) const;

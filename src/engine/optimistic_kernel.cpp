@@ -106,9 +106,7 @@ class OptimisticKernel final : public KernelPort {
       s.lp->runtime->finish(finish);
     }
     stats_.peak_engine_bytes = peak_bytes_;
-    stats_.checkpoints = checkpointer_.saved();
-    stats_.checkpoint_bytes = checkpointer_.last_bytes();
-    stats_.checkpoint_ms = static_cast<std::uint64_t>(checkpointer_.seconds() * 1e3);
+    checkpointer_.report(stats_);
     return stats_;
   }
 

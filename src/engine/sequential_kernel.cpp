@@ -55,9 +55,7 @@ class SequentialKernel final : public KernelPort {
     RankStats stats;
     stats.committed = committed;
     stats.peak_engine_bytes = peak_bytes_;
-    stats.checkpoints = checkpointer_.saved();
-    stats.checkpoint_bytes = checkpointer_.last_bytes();
-    stats.checkpoint_ms = static_cast<std::uint64_t>(checkpointer_.seconds() * 1e3);
+    checkpointer_.report(stats);
     return stats;
   }
 
