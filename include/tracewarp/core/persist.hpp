@@ -153,17 +153,6 @@ struct IsVariant : std::false_type {};
 template <class... E>
 struct IsVariant<std::variant<E...>> : std::true_type {};
 
-// What an associative container's elements are read into: a mutable pair for maps.
-template <class T>
-struct Loadable {
-  using type = typename T::value_type;
-};
-template <class T>
-requires requires { typename T::mapped_type; }
-struct Loadable<T> {
-  using type = std::pair<typename T::key_type, typename T::mapped_type>;
-};
-
 // Loads alternative `index` of a variant: into the one it holds if that is the same (so that
 // what its constructor set stays), else into a default-constructed one.
 template <class V, std::size_t I = 0>
@@ -235,13 +224,22 @@ void load(Reader& r, T& v) {
     detail::load_alternative(r, v, static_cast<std::size_t>(r.value<std::uint64_t>()));
   } else if constexpr (detail::Associative<T>) {
     // Keys of maps are read as non-const copies, then inserted at the end (they arrive sorted).
-    using E = typename detail::Loadable<T>::type;
+    // Key and value are built apart: clang cannot default-construct a std::pair whose value is a
+    // nested class with default member initialisers of the class that persists it.
     const std::size_t n = r.count(1);
     v.clear();
     for (std::size_t i = 0; i < n; ++i) {
-      E e{};
-      load(r, e);
-      v.insert(v.end(), std::move(e));
+      if constexpr (requires { typename T::mapped_type; }) {
+        typename T::key_type key{};
+        typename T::mapped_type value{};
+        load(r, key);
+        load(r, value);
+        v.emplace_hint(v.end(), std::move(key), std::move(value));
+      } else {
+        typename T::value_type e{};
+        load(r, e);
+        v.insert(v.end(), std::move(e));
+      }
     }
   } else if constexpr (detail::Sequence<T>) {
     using E = typename T::value_type;
