@@ -47,7 +47,7 @@ TEST_CASE("job queue: long runs of starts compact the storage and equal queues c
   JobQueue q = queue_of(5000);
   for (JobId id = 0; id < 4000; ++id) q.remove({id});
   CHECK(q.size() == 1000);
-  CHECK(q.jobs().front().id == 4000);
+  CHECK(q.jobs().begin()->id == 4000);
   JobQueue fresh;
   for (JobId id = 4000; id < 5000; ++id) fresh.push({id, 1, 10, 0});
   CHECK(ids(q) == ids(fresh));

@@ -8,44 +8,34 @@
 namespace tracewarp::batch {
 
 void JobQueue::push(const QueuedJob& job) {
-  if (!empty() && storage_.back().id >= job.id)
+  if (storage_.size() > front_ && storage_.back().id >= job.id)
     throw InvariantError("batch queue: job " + std::to_string(job.id) + " arrived out of order");
+  if (QueueView::is_started(job)) throw InvariantError("batch queue: job " + std::to_string(job.id) + " of 0 nodes");
   storage_.push_back(job);
+  ++size_;
   index_.insert(job.id, job.nodes, job.requested);
 }
 
 void JobQueue::remove(std::vector<JobId> started) {
-  // Each is found by binary search (ids ascend).
-  std::sort(started.begin(), started.end());
-  std::vector<std::size_t> positions;
-  positions.reserve(started.size());
-  for (const JobId id : started) {
-    const auto it = std::lower_bound(storage_.begin() + static_cast<std::ptrdiff_t>(front_), storage_.end(), id,
-                                     [](const QueuedJob& q, JobId v) { return q.id < v; });
-    if (it == storage_.end() || it->id != id)
+  const auto first = storage_.begin() + static_cast<std::ptrdiff_t>(front_);
+  for (const JobId id : started) {  // found by binary search: ids ascend, marked entries included
+    const auto it = std::lower_bound(first, storage_.end(), id, [](const QueuedJob& q, JobId v) { return q.id < v; });
+    if (it == storage_.end() || it->id != id || QueueView::is_started(*it))
       throw InvariantError("batch scheduler: started job " + std::to_string(id) + " is not queued");
-    positions.push_back(static_cast<std::size_t>(it - storage_.begin()));
+    it->nodes = 0;  // the mark (QueueView::is_started)
+    --size_;
     index_.erase(id);
   }
-  // In ascending order, each hole is closed from the shorter side: the jobs before it move one
-  // place back (and the front one on), or the jobs after it one place forward. Only the latter
-  // moves the positions still to come.
-  std::size_t shifted_forward = 0;
-  for (const std::size_t original : positions) {
-    const std::size_t p = original - shifted_forward;
-    const auto hole = storage_.begin() + static_cast<std::ptrdiff_t>(p);
-    if (p - front_ <= storage_.size() - p) {
-      std::move_backward(storage_.begin() + static_cast<std::ptrdiff_t>(front_), hole, hole + 1);
-      ++front_;
-    } else {
-      storage_.erase(hole);
-      ++shifted_forward;
-    }
-  }
-  if (front_ > 1024 && 2 * front_ > storage_.size()) {  // compact now and then: amortised O(1)
-    storage_.erase(storage_.begin(), storage_.begin() + static_cast<std::ptrdiff_t>(front_));
-    front_ = 0;
-  }
+  while (front_ < storage_.size() && QueueView::is_started(storage_[front_])) ++front_;
+  const std::size_t marked = storage_.size() - front_ - size_;
+  if (marked > std::max<std::size_t>(size_, 64) || (front_ > 1024 && 2 * front_ > storage_.size())) compact();
+}
+
+// Drops every marked entry (those before the front are all marked): O(entries), run when they
+// outnumber the queued jobs, so O(1) amortised per removal.
+void JobQueue::compact() {
+  std::erase_if(storage_, [](const QueuedJob& q) { return QueueView::is_started(q); });
+  front_ = 0;
 }
 
 }  // namespace tracewarp::batch

@@ -54,7 +54,7 @@ class SchedulerLp {
     });
   }
   bool operator==(const SchedulerLp&) const = default;
-  TRACEWARP_PERSIST(queue_, settled_, ended_since_pass_, queued_sizes_, t0_, running_, by_requested_end_, wrsa_,
+  TRACEWARP_PERSIST(queue_, settled_below_, ended_since_pass_, queued_sizes_, t0_, running_, by_requested_end_, wrsa_,
                     scores_changed_, wrsa_at_submit_, pool_, policy_, pass_at_, arrived_, done_)
 
  private:
@@ -129,17 +129,21 @@ class SchedulerLp {
     const std::span<const RunningJob> running = by_requested_end_;
     const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
     if (reads_wrsa && scores_changed_) {  // scores move only when jobs end
-      for (QueuedJob& q : queued()) q.wrsa = wrsa_.score(q.user);
+      queue_.for_each([&](QueuedJob& q) { q.wrsa = wrsa_.score(q.user); });
       scores_changed_ = false;
     }
     const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
     // Jobs the previous pass settled: valid only if nothing but arrivals happened since.
     const bool overrun = !running.empty() && running.front().requested_end < ctx.now();
-    const std::size_t settled = ended_since_pass_ || overrun ? 0 : settled_;
-    const SchedulingInput in{ctx.now(),     queued(),     running,
-                             pool_.total(), pool_.free(), shared_->params.queue_depth,
-                             smallest,      settled,      &queue_.index()};
-    const std::uint32_t queued_before = static_cast<std::uint32_t>(queued().size());
+    const JobId settled = ended_since_pass_ || overrun ? 0 : settled_below_;
+    const SchedulingInput in{ctx.now(),     queue_.jobs(), running,
+                             pool_.total(), pool_.free(),  shared_->params.queue_depth,
+                             smallest,      settled,       &queue_.index()};
+    const std::uint32_t queued_before = static_cast<std::uint32_t>(queue_.size());
+    // What the next pass may take as settled (SchedulingInput::settled_below): the jobs this one
+    // considers and does not start — unless a start fails (its nodes were not to be had).
+    const std::size_t depth = shared_->params.queue_depth;
+    const JobId considered_below = queue_.empty() ? 0 : (depth == 0 ? in.queue : in.queue.first(depth)).last_id() + 1;
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
     for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0
     if (!d.first_nodes.empty() && d.first_nodes.size() != d.start_now.size())
@@ -151,12 +155,7 @@ class SchedulerLp {
       if (start(d.start_now[i], placed, ctx)) started.push_back(d.start_now[i]);
     }
     queue_.remove(started);
-    // What the next pass may take as settled (SchedulingInput::settled): the jobs this one
-    // considered and did not start — unless a start failed (its nodes were not to be had).
-    const std::size_t considered = shared_->params.queue_depth == 0
-                                       ? queued_before
-                                       : std::min<std::size_t>(shared_->params.queue_depth, queued_before);
-    settled_ = started.size() == d.start_now.size() ? considered - started.size() : 0;
+    settled_below_ = started.size() == d.start_now.size() ? considered_below : 0;
     ended_since_pass_ = false;
     ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
                                   static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations, d.plan_cells});
@@ -208,7 +207,7 @@ class SchedulerLp {
 
   void sample(EventContext& ctx) {
     const SeriesRow row{to_seconds(ctx.now()), pool_.total() - pool_.free(),
-                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queued().size()),
+                        static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queue_.size()),
                         part().series_group};
     ctx.emit(kSeriesRecord, row);
     if (done_ < part().jobs.size()) ctx.send(ctx.self(), shared_->params.sample_interval, kSample);
@@ -246,11 +245,9 @@ class SchedulerLp {
   const Shared* shared_;
   Collector* out_;
   std::size_t group_;
-  std::span<QueuedJob> queued() { return queue_.jobs(); }
-  std::span<const QueuedJob> queued() const { return queue_.jobs(); }
 
   JobQueue queue_;
-  std::size_t settled_ = 0;  // see SchedulingInput::settled
+  JobId settled_below_ = 0;  // see SchedulingInput::settled_below
   bool ended_since_pass_ = false;
   std::multiset<std::uint32_t> queued_sizes_;  // node counts of the queued jobs
   std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one

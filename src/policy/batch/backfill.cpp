@@ -24,11 +24,11 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;
   std::vector<RunningJob> started;  // by this pass, in queue order
-  const std::size_t limit = considered(in);
-  const std::size_t head_index = start_in_order(in, limit, free, started, out);
-  if (head_index == limit) return out;
+  const QueueView jobs = considered(in);
+  const QueueView::iterator head_at = start_in_order(in, jobs, free, started, out);
+  if (head_at == jobs.end()) return out;
 
-  const QueuedJob& head = in.queue[head_index];
+  const QueuedJob& head = *head_at;
   const Shadow shadow_and_free = shadow_of(in.now, free, in.running, started, head.nodes);
   const Time shadow = shadow_and_free.start;
   out.reservations.push_back({head.id, shadow});
@@ -36,7 +36,7 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
 
   // Nothing can start once fewer nodes are free than the smallest queued job needs; jobs the
   // previous pass settled are still refused (the shadow and the extra nodes are unchanged and
-  // the time only moved on: see SchedulingInput::settled).
+  // the time only moved on: see SchedulingInput::settled_below).
   const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
   if (free < smallest) return out;
   const auto may_hold = [&](const QueueIndex::Summary& s) {  // a stretch's smallest and shortest job
@@ -53,19 +53,18 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
     out.reservations.push_back({job.id, in.now});
     return free >= smallest;
   };
-  for_each_queued(in, std::max(head_index + 1, std::min(in.settled, limit)), limit, may_hold, backfill);
+  for_each_queued(in, jobs, std::next(head_at), in.settled_below, may_hold, backfill);
   return out;
 }
 
 PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   AvailabilityProfile profile(in.now, in.free_nodes, in.running);
-  const std::size_t limit = considered(in);
+  const QueueView jobs = considered(in);
   // Every standing reservation goes into the profile first; one whose start has passed without
   // a pass (a scheduling tick) is kept from now on for what remains of its window.
   std::map<JobId, Time> standing;
-  for (std::size_t i = 0; i < limit; ++i) {
-    const QueuedJob& job = in.queue[i];
+  for (const QueuedJob& job : jobs) {
     check_fits_machine(job, in);
     const auto it = reserved_.find(job.id);
     if (it == reserved_.end()) continue;
@@ -79,8 +78,7 @@ PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
   }
   // Compress in queue order: out with the job's own reservation, back in at its earliest fit.
   reserved_.clear();
-  for (std::size_t i = 0; i < limit; ++i) {
-    const QueuedJob& job = in.queue[i];
+  for (const QueuedJob& job : jobs) {
     if (const auto it = standing.find(job.id); it != standing.end())
       profile.release(it->second, job.requested, job.nodes);
     const Time start = profile.earliest_start(job.nodes, job.requested);

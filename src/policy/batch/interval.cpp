@@ -241,9 +241,7 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   // only fills up during the pass, and longer windows contain shorter ones.
   std::vector<std::pair<std::uint32_t, Time>> failed;
   IntervalPlan::MisfitMemo misfits(plan.intervals());
-  const std::size_t limit = detail::considered(in);
-  for (std::size_t i = 0; i < limit; ++i) {
-    const QueuedJob& job = in.queue[i];
+  for (const QueuedJob& job : detail::considered(in)) {
     detail::check_fits_machine(job, in);
     if (std::any_of(failed.begin(), failed.end(),
                     [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {

@@ -11,10 +11,8 @@
 
 namespace tracewarp::batch::detail {
 
-// How many queued jobs this pass considers (the queue depth).
-inline std::size_t considered(const SchedulingInput& in) {
-  return in.depth == 0 ? in.queue.size() : std::min(in.depth, in.queue.size());
-}
+// The queued jobs this pass considers (the queue depth).
+inline QueueView considered(const SchedulingInput& in) { return in.depth == 0 ? in.queue : in.queue.first(in.depth); }
 
 inline Time end_of(Time start, Time duration) {
   return duration > kTimeInfinity - start ? kTimeInfinity : start + duration;
@@ -32,31 +30,32 @@ inline void check_fits_machine(const QueuedJob& job, const SchedulingInput& in) 
     report_misfit(job, in);
 }
 
-// Visits the queued jobs at positions [first, limit) in queue order as visit(job) (id, nodes and
-// requested set) until it returns false. With the input's index, stretches for which
-// may_hold(QueueIndex::Summary) is false are skipped unseen; without one, every job is visited.
+// Visits the jobs of `jobs` from `from` on whose ids are at least `from_id`, in queue order, as
+// visit(job) (id, nodes and requested set) until it returns false. With the input's index (queue
+// order is id order), stretches for which may_hold(QueueIndex::Summary) is false are skipped
+// unseen; without one, every job is visited.
 template <class MayHold, class Visit>
-void for_each_queued(const SchedulingInput& in, std::size_t first, std::size_t limit, MayHold&& may_hold,
-                     Visit&& visit) {
-  if (first >= limit) return;
+void for_each_queued(const SchedulingInput& in, const QueueView& jobs, QueueView::iterator from, JobId from_id,
+                     MayHold&& may_hold, Visit&& visit) {
+  if (from == jobs.end()) return;
   if (in.index == nullptr) {
-    for (std::size_t i = first; i < limit; ++i)
-      if (!visit(in.queue[i])) return;
+    for (; from != jobs.end(); ++from)
+      if (from->id >= from_id && !visit(*from)) return;
     return;
   }
-  in.index->scan(in.queue[first].id, in.queue[limit - 1].id, may_hold,
+  in.index->scan(std::max(from->id, from_id), jobs.last_id(), may_hold,
                  [&](JobId id, std::uint32_t nodes, Time requested) {
                    return visit(QueuedJob{id, nodes, requested, 0});
                  });
 }
 
-// Starts queue jobs in order from the head while they fit; returns the index of the first that
-// does not (the new head), updates free nodes, and appends the started jobs to `running`.
-inline std::size_t start_in_order(const SchedulingInput& in, std::size_t limit, std::uint32_t& free,
-                                  std::vector<RunningJob>& running, PassDecision& out) {
-  std::size_t i = 0;
-  for (; i < limit; ++i) {
-    const QueuedJob& job = in.queue[i];
+// Starts the jobs of `jobs` in order from the head while they fit; returns the first that does
+// not (the new head, or end()), updates free nodes, and appends the started jobs to `running`.
+inline QueueView::iterator start_in_order(const SchedulingInput& in, const QueueView& jobs, std::uint32_t& free,
+                                          std::vector<RunningJob>& running, PassDecision& out) {
+  auto it = jobs.begin();
+  for (; it != jobs.end(); ++it) {
+    const QueuedJob& job = *it;
     check_fits_machine(job, in);
     if (job.nodes > free) break;
     free -= job.nodes;
@@ -64,7 +63,7 @@ inline std::size_t start_in_order(const SchedulingInput& in, std::size_t limit, 
     out.start_now.push_back(job.id);
     out.reservations.push_back({job.id, in.now});
   }
-  return i;
+  return it;
 }
 
 }  // namespace tracewarp::batch::detail

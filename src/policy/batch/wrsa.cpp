@@ -1,7 +1,7 @@
 #include "tracewarp/policy/batch/wrsa.hpp"
 
 #include <algorithm>
-#include <numeric>
+#include <functional>
 #include <vector>
 
 #include "pass_steps.hpp"
@@ -15,15 +15,17 @@ using detail::start_in_order;
 
 namespace {
 
-// The queue positions a WRSA policy considers: the first `depth` of the whole queue in descending
-// WRSA, ties in queue order (all of it when depth is 0), in that order.
-std::vector<std::size_t> considered_by_wrsa(const SchedulingInput& in) {
-  std::vector<std::size_t> order(in.queue.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  const auto before = [&](std::size_t a, std::size_t b) {
-    return in.queue[a].wrsa != in.queue[b].wrsa ? in.queue[a].wrsa > in.queue[b].wrsa : a < b;
+// The queued jobs a WRSA policy considers: the first `depth` of the whole queue in descending
+// WRSA, ties in queue order (all of it when depth is 0), in that order. (The view's entries lie
+// in queue order in memory, so the addresses order ties.)
+std::vector<const QueuedJob*> considered_by_wrsa(const SchedulingInput& in) {
+  std::vector<const QueuedJob*> order;
+  order.reserve(in.queue.size());
+  for (const QueuedJob& job : in.queue) order.push_back(&job);
+  const auto before = [](const QueuedJob* a, const QueuedJob* b) {
+    return a->wrsa != b->wrsa ? a->wrsa > b->wrsa : std::less<>{}(a, b);
   };
-  const std::size_t limit = considered(in);
+  const std::size_t limit = considered(in).size();
   if (limit < order.size()) {  // only the top `limit` need sorting
     std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(limit), order.end(), before);
     order.resize(limit);
@@ -49,8 +51,8 @@ void WrsaScores::on_completion(std::int32_t user, Time executed, Time requested,
 PassDecision LwjfPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;
-  for (const std::size_t i : considered_by_wrsa(in)) {
-    const QueuedJob& job = in.queue[i];
+  for (const QueuedJob* queued : considered_by_wrsa(in)) {
+    const QueuedJob& job = *queued;
     detail::check_fits_machine(job, in);
     if (job.nodes > free) {
       if (on_misfit_ == OnMisfit::stop) break;
@@ -67,19 +69,19 @@ PassDecision WrsaOneReservedPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;
   std::vector<RunningJob> running(in.running.begin(), in.running.end());
-  const std::size_t limit = considered(in);
-  const std::size_t head_index = start_in_order(in, limit, free, running, out);  // FCFS from the head
-  if (head_index == limit) return out;
+  const QueueView jobs = considered(in);
+  const QueueView::iterator head_at = start_in_order(in, jobs, free, running, out);  // FCFS from the head
+  if (head_at == jobs.end()) return out;
 
-  const QueuedJob& head = in.queue[head_index];
+  const QueuedJob& head = *head_at;
   AvailabilityProfile profile(in.now, free, running);
   Time head_start = profile.earliest_start(head.nodes, head.requested);
   if (!head_ || head_->id != head.id) head_ = HeadPlan{head.id, head_start};  // first reserved now
   const Time relaxed =
       end_of(head_->t0, static_cast<Time>((settings_.alpha - 1) * static_cast<double>(head.requested)));
-  for (const std::size_t i : considered_by_wrsa(in)) {
-    if (i <= head_index) continue;  // started above, or the head itself
-    const QueuedJob& job = in.queue[i];
+  for (const QueuedJob* queued : considered_by_wrsa(in)) {
+    if (std::less_equal<>{}(queued, &head)) continue;  // started above, or the head itself
+    const QueuedJob& job = *queued;
     if (job.nodes > free) continue;
     AvailabilityProfile trial = profile;
     trial.reserve(in.now, job.requested, job.nodes);
@@ -99,11 +101,11 @@ PassDecision WrsaOneReservedPolicy::pass(const SchedulingInput& in) {
 PassDecision WrsaAllReservedPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   AvailabilityProfile profile(in.now, in.free_nodes, in.running);
-  const std::vector<std::size_t> order = considered_by_wrsa(in);
+  const std::vector<const QueuedJob*> order = considered_by_wrsa(in);
   // Standing reservations go into the profile first (as in conservative backfill).
   std::map<JobId, Plan> standing;
-  for (const std::size_t i : order) {
-    const QueuedJob& job = in.queue[i];
+  for (const QueuedJob* queued : order) {
+    const QueuedJob& job = *queued;
     detail::check_fits_machine(job, in);
     const auto it = reserved_.find(job.id);
     if (it == reserved_.end()) continue;
@@ -120,7 +122,7 @@ PassDecision WrsaAllReservedPolicy::pass(const SchedulingInput& in) {
   };
   std::map<JobId, Plan> kept;
   for (std::size_t pos = 0; pos < order.size(); ++pos) {
-    const QueuedJob& job = in.queue[order[pos]];
+    const QueuedJob& job = *order[pos];
     Plan plan;
     if (const auto it = standing.find(job.id); it != standing.end()) {  // compress: only earlier
       profile.release(it->second.start, job.requested, job.nodes);
@@ -129,22 +131,21 @@ PassDecision WrsaAllReservedPolicy::pass(const SchedulingInput& in) {
     } else {
       plan.start = profile.earliest_start(job.nodes, job.requested);
       // The relaxation: push back later reservations of lower-WRSA users, within their bounds.
-      std::vector<std::size_t> pushed;
+      std::vector<const QueuedJob*> pushed;
       for (std::size_t later = pos + 1; later < order.size(); ++later) {
-        const QueuedJob& other = in.queue[order[later]];
+        const QueuedJob& other = *order[later];
         if (other.wrsa < job.wrsa && standing.count(other.id)) pushed.push_back(order[later]);
       }
       bool placed = false;
       if (!pushed.empty() && plan.start > in.now) {
         AvailabilityProfile trial = profile;
-        for (const std::size_t k : pushed)
-          trial.release(standing[in.queue[k].id].start, in.queue[k].requested, in.queue[k].nodes);
+        for (const QueuedJob* k : pushed) trial.release(standing[k->id].start, k->requested, k->nodes);
         const Time earlier = trial.earliest_start(job.nodes, job.requested);
         trial.reserve(earlier, job.requested, job.nodes);
         bool within_bounds = earlier < plan.start;  // otherwise pushing gains nothing
         std::vector<Time> moved;
         for (std::size_t n = 0; within_bounds && n < pushed.size(); ++n) {
-          const QueuedJob& other = in.queue[pushed[n]];
+          const QueuedJob& other = *pushed[n];
           const Time at = trial.earliest_start(other.nodes, other.requested);
           within_bounds = at <= standing[other.id].bound;
           trial.reserve(at, other.requested, other.nodes);
@@ -152,7 +153,7 @@ PassDecision WrsaAllReservedPolicy::pass(const SchedulingInput& in) {
         }
         if (within_bounds) {
           profile = std::move(trial);
-          for (std::size_t n = 0; n < pushed.size(); ++n) standing[in.queue[pushed[n]].id].start = moved[n];
+          for (std::size_t n = 0; n < pushed.size(); ++n) standing[pushed[n]->id].start = moved[n];
           plan.start = earlier;
           placed = true;
         }

@@ -1,6 +1,7 @@
 // The batch scheduler's queue: queued jobs in arrival order (submit time, then workload index,
-// so ids ascend), as policies read them. Its storage has a movable front, so FCFS starts (from
-// the head) cost nothing; any other removal closes its hole from the shorter side. It keeps a
+// so ids ascend), as policies read them (a QueueView). A started job's entry stays in place,
+// marked, and the marks are swept out together once there are as many as queued jobs, so any
+// removal costs O(log n) amortised; starts from the head just move the front. It keeps a
 // QueueIndex of its jobs for the backfill passes.
 #pragma once
 
@@ -20,18 +21,27 @@ class JobQueue {
   // Takes started jobs out (in any order); InvariantError for one that is not queued.
   void remove(std::vector<JobId> started);
 
-  std::span<QueuedJob> jobs() { return std::span<QueuedJob>(storage_).subspan(front_); }
-  std::span<const QueuedJob> jobs() const { return std::span<const QueuedJob>(storage_).subspan(front_); }
-  std::size_t size() const { return storage_.size() - front_; }
-  bool empty() const { return size() == 0; }
+  // The queued jobs, in order.
+  QueueView jobs() const { return QueueView(std::span<const QueuedJob>(storage_).subspan(front_), size_); }
+  // Calls f(QueuedJob&) on every queued job, in order (to update what policies read).
+  template <class F>
+  void for_each(F&& f) {
+    for (auto it = storage_.begin() + static_cast<std::ptrdiff_t>(front_); it != storage_.end(); ++it)
+      if (!QueueView::is_started(*it)) f(*it);
+  }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
   // The same jobs, indexed for backfill passes (SchedulingInput::index).
   const QueueIndex& index() const { return index_; }
   bool operator==(const JobQueue&) const = default;
-  TRACEWARP_PERSIST(storage_, front_, index_)
+  TRACEWARP_PERSIST(storage_, front_, size_, index_)
 
  private:
-  std::vector<QueuedJob> storage_;  // from front_ on
-  std::size_t front_ = 0;           // jobs before it have started (removed lazily)
+  void compact();
+
+  std::vector<QueuedJob> storage_;  // from front_ on: the queued jobs and marked started ones
+  std::size_t front_ = 0;           // entries before it have started (dropped lazily)
+  std::size_t size_ = 0;            // queued jobs (unmarked entries)
   QueueIndex index_;
 };
 

@@ -7,6 +7,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,68 @@ struct QueuedJob {
   bool operator==(const QueuedJob&) const = default;
 };
 
+// The queued jobs in priority order, as a pass reads them. The model's queue leaves a started
+// job's entry in place, marked, until enough marks have gathered to compact them all at once:
+// closing each hole at once would move half of a long queue whenever a backfilled job leaves
+// its middle. A view visits only the queued jobs; it iterates forward, and a policy that needs
+// positions collects the jobs it considers. Any contiguous range of QueuedJob converts to a view.
+class QueueView {
+ public:
+  // Marks a started job's entry: no queued job has 0 nodes (the model rejects such jobs).
+  static bool is_started(const QueuedJob& entry) { return entry.nodes == 0; }
+
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = QueuedJob;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const QueuedJob*;
+    using reference = const QueuedJob&;
+    iterator() = default;
+    iterator(const QueuedJob* at, const QueuedJob* end) : at_(at), end_(end) { skip_started(); }
+    reference operator*() const { return *at_; }
+    pointer operator->() const { return at_; }
+    iterator& operator++() {
+      ++at_;
+      skip_started();
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    bool operator==(const iterator& other) const { return at_ == other.at_; }
+
+   private:
+    void skip_started() {
+      while (at_ != end_ && is_started(*at_)) ++at_;
+    }
+    const QueuedJob* at_ = nullptr;
+    const QueuedJob* end_ = nullptr;
+  };
+
+  QueueView() = default;
+  // Entries of which `size` are queued jobs and the rest marked started.
+  QueueView(std::span<const QueuedJob> entries, std::size_t size) : entries_(entries), size_(size) {}
+  template <class Jobs>
+  requires std::convertible_to<const Jobs&, std::span<const QueuedJob>> QueueView(const Jobs& jobs)
+      : QueueView(std::span<const QueuedJob>(jobs), std::span<const QueuedJob>(jobs).size()) {}
+
+  iterator begin() const { return {entries_.data(), entries_.data() + entries_.size()}; }
+  iterator end() const { return {entries_.data() + entries_.size(), entries_.data() + entries_.size()}; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // The first n queued jobs (all of them when n >= size(): O(1); else a walk over them).
+  QueueView first(std::size_t n) const;
+  // The id of the last queued job (the view must not be empty).
+  JobId last_id() const;
+
+ private:
+  std::span<const QueuedJob> entries_;
+  std::size_t size_ = 0;
+};
+
 struct RunningJob {
   JobId id;
   std::uint32_t nodes;
@@ -39,7 +102,7 @@ struct RunningJob {
 
 struct SchedulingInput {
   Time now = 0;
-  std::span<const QueuedJob> queue;  // in priority order (submit time, then id, for FCFS)
+  QueueView queue;  // in priority order (submit time, then id, for FCFS)
   std::span<const RunningJob> running;
   std::uint32_t total_nodes = 0;
   std::uint32_t free_nodes = 0;
@@ -47,11 +110,12 @@ struct SchedulingInput {
   // Optional hint: no queued job needs fewer nodes than this (0 = unknown). Lets a pass stop
   // looking for backfill candidates once fewer nodes are free.
   std::uint32_t smallest_queued = 0;
-  // Optional hint: the first `settled` queued jobs were all considered by the previous pass and
-  // not started, and since then jobs have only arrived (none ended, no running job is past its
-  // requested end). Their answer cannot have changed for a policy whose tests only get stricter
-  // as free nodes shrink and time passes (FCFS, EASY), so it may skip them. 0 = unknown.
-  std::size_t settled = 0;
+  // Optional hint: the queued jobs with ids below `settled_below` were all considered by the
+  // previous pass and not started, and since then jobs have only arrived (none ended, no running
+  // job is past its requested end); the queue's order must be its ids'. Their answer cannot have
+  // changed for a policy whose tests only get stricter as free nodes shrink and time passes
+  // (FCFS, EASY), so it may skip them. 0 = none.
+  JobId settled_below = 0;
   // Optional: an index over exactly the jobs of `queue`, whose order must be their ids' (the
   // model's arrival-order queue). Lets a backfill pass skip stretches with no candidate; the
   // decisions are the same with or without it.
