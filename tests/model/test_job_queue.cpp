@@ -1,5 +1,9 @@
-// The batch scheduler's queue storage: removals anywhere keep arrival order; the front moves.
+// The batch scheduler's queue storage: removals anywhere keep arrival order; the front moves;
+// jobs started from the middle are marked and swept out together.
 #include <catch2/catch.hpp>
+
+#include <iterator>
+#include <vector>
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/model/batch/job_queue.hpp"
@@ -51,4 +55,38 @@ TEST_CASE("job queue: long runs of starts compact the storage and equal queues c
   JobQueue fresh;
   for (JobId id = 4000; id < 5000; ++id) fresh.push({id, 1, 10, 0});
   CHECK(ids(q) == ids(fresh));
+}
+
+TEST_CASE("job queue: a job started from the middle is skipped by the view, and marks are swept in bulk",
+          "[unit][batch]") {
+  JobQueue q = queue_of(1000);
+  for (JobId id = 1; id < 1000; id += 2) q.remove({id});  // 500 marks among 500 jobs: not yet swept
+  REQUIRE(q.size() == 500);
+  const QueueView view = q.jobs();
+  CHECK(view.size() == 500);
+  CHECK(static_cast<std::size_t>(std::distance(view.begin(), view.end())) == 500);
+  CHECK(view.last_id() == 998);
+  const QueueView first3 = view.first(3);
+  CHECK(first3.size() == 3);
+  CHECK(std::vector<JobId>{0, 2, 4} == [&] {
+    std::vector<JobId> out;
+    for (const QueuedJob& j : first3) out.push_back(j.id);
+    return out;
+  }());
+  CHECK(first3.last_id() == 4);
+  q.remove({998});  // marks now outnumber queued jobs: swept, the order kept
+  std::vector<JobId> expected;
+  for (JobId id = 0; id < 998; id += 2) expected.push_back(id);
+  CHECK(ids(q) == expected);
+  CHECK(q.jobs().last_id() == 996);
+}
+
+TEST_CASE("queue view: any vector of jobs is a view of all of them", "[unit][batch]") {
+  const std::vector<QueuedJob> jobs = {{7, 1, 10, 0}, {9, 2, 10, 0}};
+  const QueueView view = jobs;
+  CHECK(view.size() == 2);
+  CHECK(view.begin()->id == 7);
+  CHECK(view.last_id() == 9);
+  CHECK(view.first(5).size() == 2);
+  CHECK(QueueView().empty());
 }
