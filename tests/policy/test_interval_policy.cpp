@@ -169,16 +169,16 @@ TEST_CASE("interval plan: the (parallel) earliest-fit search equals a plain scan
     }
 }
 
-TEST_CASE("interval plan: what a pass learns about misfits skips work, never changes an answer",
+TEST_CASE("interval plan: what a pass learns about misfits and fits skips work, never changes an answer",
           "[unit][policy][interval]") {
   // Two identical plans, filled by the same queue of random jobs (each placed where earliest()
-  // says): one searches with a misfit memo, one without. Small plans take the in-order path,
+  // says): one searches with a memo, one without. Small plans take the in-order path,
   // large ones the parallel path.
   for (const std::uint32_t machine : {64u, 4096u}) {
     CAPTURE(machine);
     const IntervalPattern pattern = parse_interval_pattern("A");
     IntervalPlan with(machine, 0, pattern), without(machine, 0, pattern);
-    IntervalPlan::MisfitMemo memo(with.intervals());
+    IntervalPlan::SearchMemo memo(with.intervals());
     RandomStream rng(machine, 1);
     for (int j = 0; j < 400; ++j) {
       const auto nodes = static_cast<std::uint32_t>(1 + rng.below(machine / 8));

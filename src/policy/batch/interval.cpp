@@ -152,24 +152,32 @@ void IntervalPlan::occupy_running(const RunningJob& job) {
   occupy(job.first_node, job.nodes, bits(0, count - 1));
 }
 
-std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask) const {
+std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from,
+                                             std::uint32_t* longest) const {
+  if (from >= nodes_) return -1;
+  const auto containing = std::upper_bound(segments_.begin(), segments_.end(), from,
+                                           [](std::uint32_t n, const Segment& s) { return n < s.first; });
   std::uint32_t run_first = 0, run = 0;
-  for (std::size_t i = 0; i < segments_.size(); ++i) {
+  for (std::size_t i = static_cast<std::size_t>(containing - segments_.begin()) - 1; i < segments_.size(); ++i) {
     if (segments_[i].used & mask) {
+      if (longest != nullptr) *longest = std::max(*longest, run);
       run = 0;
       continue;
     }
-    if (run == 0) run_first = segments_[i].first;
-    run += end_of(i) - segments_[i].first;
+    if (run == 0) run_first = std::max(segments_[i].first, from);
+    run += end_of(i) - std::max(segments_[i].first, from);
     if (run >= count) return run_first;
   }
+  if (longest != nullptr) *longest = std::max(*longest, run);
   return -1;
 }
 
-IntervalPlan::MisfitMemo::MisfitMemo(std::size_t intervals)
-    : k_(intervals), smallest_(intervals * intervals, std::numeric_limits<std::uint32_t>::max()) {}
+IntervalPlan::SearchMemo::SearchMemo(std::size_t intervals)
+    : k_(intervals),
+      smallest_(intervals * intervals, std::numeric_limits<std::uint32_t>::max()),
+      fits_(intervals * intervals) {}
 
-void IntervalPlan::MisfitMemo::record(std::size_t first, std::size_t last, std::uint32_t count) {
+void IntervalPlan::SearchMemo::misfit(std::size_t first, std::size_t last, std::uint32_t count) {
   for (std::size_t e = last; e < k_; ++e) {  // longer windows hold no more
     std::uint32_t& smallest = smallest_[first * k_ + e];
     if (smallest <= count) break;  // already known from here on
@@ -177,29 +185,48 @@ void IntervalPlan::MisfitMemo::record(std::size_t first, std::size_t last, std::
   }
 }
 
-IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duration, MisfitMemo* memo) const {
+IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duration, SearchMemo* memo) const {
+  std::array<std::uint64_t, 64> masks;
+  const std::size_t starts = windows(duration, masks);
+  return earliest(count, masks, starts, memo);
+}
+
+IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::array<std::uint64_t, 64>& masks,
+                                               std::size_t starts, SearchMemo* memo) const {
   const std::size_t k = intervals();
   const Placement none{k, 0, 0};
   // Each start's window is computed once, when that start is tried; windows only grow toward
   // the horizon, so the first start whose window does not fit inside it ends the search.
   const auto last_of = [](std::uint64_t mask) { return static_cast<std::size_t>(63 - std::countl_zero(mask)); };
+  // For each start tried in vain: the fewest nodes now known not to fit its window. A scan of
+  // the whole line learns its longest free run, so every larger count is ruled out too.
+  std::array<std::uint32_t, 64> misfit_from;
   const auto try_start = [&](std::size_t s, std::uint64_t mask) -> Placement {
-    if (memo != nullptr && memo->known(s, last_of(mask), count)) return none;
+    misfit_from[s] = count;
+    if (memo != nullptr && memo->known_misfit(s, last_of(mask), count)) return none;
     if (!enough_free(count, mask)) return none;
-    const std::int64_t first = lowest_free_range(count, mask);
-    return first < 0 ? none : Placement{s, static_cast<std::uint32_t>(first), mask};
+    const std::uint32_t from = memo != nullptr ? memo->lowest_possible(s, last_of(mask), count) : 0;
+    std::uint32_t longest = 0;
+    const std::int64_t first = lowest_free_range(count, mask, from, &longest);
+    if (first >= 0) return Placement{s, static_cast<std::uint32_t>(first), mask};
+    // Below `from` no run reaches the count of the fit that set it (at most `count`).
+    const std::uint32_t below = from > 0 ? memo->lowest_possible_count(s, last_of(mask)) - 1 : 0;
+    misfit_from[s] = std::max(longest, below) + 1;
+    return none;
   };
   const auto remember = [&](std::size_t s, std::uint64_t mask) {
-    if (memo != nullptr) memo->record(s, last_of(mask), count);
+    if (memo != nullptr) memo->misfit(s, last_of(mask), misfit_from[s]);
+  };
+  const auto found = [&](const Placement& p) {
+    if (memo != nullptr) memo->fit(p.interval, last_of(p.mask), count, p.first_node);
+    return p;
   };
   // Small plans: in order, stop at the first fit. Large ones: batches of starts in parallel,
   // the earliest fit of the first batch that has one (the same for any thread count).
   constexpr std::size_t kParallelSegments = 512, kBatch = 8;
-  std::array<std::uint64_t, 64> masks;
-  const std::size_t starts = windows(duration, masks);
   if (segments_.size() < kParallelSegments) {
     for (std::size_t s = 0; s < starts; ++s) {
-      if (const Placement p = try_start(s, masks[s]); p.interval < k) return p;
+      if (const Placement p = try_start(s, masks[s]); p.interval < k) return found(p);
       remember(s, masks[s]);
     }
     return none;
@@ -210,7 +237,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, Time duratio
         n, none, [&](std::size_t i) { return try_start(from + i, masks[from + i]); },
         [](const Placement& a, const Placement& b) { return b.interval < a.interval ? b : a; }, 1);
     for (std::size_t i = 0; i < n && from + i < p.interval; ++i) remember(from + i, masks[from + i]);
-    if (p.interval < k) return p;
+    if (p.interval < k) return found(p);
   }
   return none;
 }
@@ -224,12 +251,11 @@ std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const {
 // The cells of a nodes x intervals table that a search reading start intervals 0..last (each
 // start's whole window, on every node) reads for a job of `duration`; it stops where windows
 // leave the horizon.
-std::uint64_t table_cells(const IntervalPlan& plan, std::uint32_t nodes, std::size_t last, Time duration) {
-  std::array<std::uint64_t, 64> masks;
-  const std::size_t starts = plan.windows(duration, masks);
+std::uint64_t table_cells(const std::array<std::uint64_t, 64>& masks, std::size_t starts, std::uint32_t nodes,
+                          std::size_t last) {
   std::uint64_t intervals = 0;
-  for (std::size_t s = 0; s <= last && s < starts; ++s)
-    intervals += static_cast<std::uint64_t>(std::popcount(masks[s]));
+  for (std::size_t s = 0; s <= last && s < starts; ++s)  // a window is a run of bits
+    intervals += static_cast<std::uint64_t>(64 - std::countl_zero(masks[s]) - std::countr_zero(masks[s]));
   return intervals * nodes;
 }
 
@@ -240,16 +266,18 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   // A job that did not fit rules out every later job at least as large and as long: the plan
   // only fills up during the pass, and longer windows contain shorter ones.
   std::vector<std::pair<std::uint32_t, Time>> failed;
-  IntervalPlan::MisfitMemo misfits(plan.intervals());
+  IntervalPlan::SearchMemo memo(plan.intervals());
+  std::array<std::uint64_t, 64> masks;
   for (const QueuedJob& job : detail::considered(in)) {
     detail::check_fits_machine(job, in);
+    const std::size_t starts = plan.windows(job.requested, masks);
     if (std::any_of(failed.begin(), failed.end(),
                     [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {
-      out.plan_cells += table_cells(plan, in.total_nodes, plan.intervals(), job.requested);  // a table would search
+      out.plan_cells += table_cells(masks, starts, in.total_nodes, plan.intervals());  // a table would search
       continue;
     }
-    const IntervalPlan::Placement p = plan.earliest(job.nodes, job.requested, &misfits);
-    out.plan_cells += table_cells(plan, in.total_nodes, p.interval, job.requested);
+    const IntervalPlan::Placement p = plan.earliest(job.nodes, masks, starts, &memo);
+    out.plan_cells += table_cells(masks, starts, in.total_nodes, p.interval);
     if (p.interval == plan.intervals()) {
       failed.emplace_back(job.nodes, job.requested);
       continue;

@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -58,32 +59,58 @@ class IntervalPlan {
   void occupy(std::uint32_t first, std::uint32_t count, std::uint64_t mask);
   // A running job: used from the first interval up to its requested end.
   void occupy_running(const RunningJob& job);
-  // The lowest first node of `count` contiguous nodes free in every interval of `mask`, or -1.
-  std::int64_t lowest_free_range(std::uint32_t count, std::uint64_t mask) const;
+  // The lowest first node of `count` contiguous nodes free in every interval of `mask`, or -1;
+  // the caller may know that none starts below `from`. On failure, `longest` (if given) is the
+  // longest free run from `from` on.
+  std::int64_t lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from = 0,
+                                 std::uint32_t* longest = nullptr) const;
 
   struct Placement {
     std::size_t interval;  // first interval; intervals() if none inside the horizon
     std::uint32_t first_node;
     std::uint64_t mask;
   };
-  // What one pass has learnt about windows that cannot hold a job: if `count` contiguous nodes
-  // are not free throughout intervals s..e, neither are more nodes throughout s..e' for any
-  // e' >= e — and the plan only fills up during a pass. Lets earliest() skip such starts
-  // unseen; the answers are the same with or without it.
-  class MisfitMemo {
+  // What one pass has learnt about windows, given that the plan only fills up during a pass:
+  //   * misfits: if `count` contiguous nodes are not free throughout intervals s..e, neither are
+  //     more nodes throughout s..e' for any e' >= e, so earliest() skips such starts unseen (a
+  //     scan that fails knows the longest free run, which rules out every larger count);
+  //   * fits: if the lowest range of `count` nodes free throughout s..e started at node x, no
+  //     range of at least as many nodes starts below x later, so the scan begins there.
+  // The answers are the same with or without it.
+  class SearchMemo {
    public:
-    explicit MisfitMemo(std::size_t intervals);
-    bool known(std::size_t first, std::size_t last, std::uint32_t count) const {
+    explicit SearchMemo(std::size_t intervals);
+    bool known_misfit(std::size_t first, std::size_t last, std::uint32_t count) const {
       return smallest_[first * k_ + last] <= count;
     }
-    void record(std::size_t first, std::size_t last, std::uint32_t count);
+    void misfit(std::size_t first, std::size_t last, std::uint32_t count);
+    // The lowest node a range of `count` nodes free throughout first..last may start at.
+    std::uint32_t lowest_possible(std::size_t first, std::size_t last, std::uint32_t count) const {
+      const Fit& f = fits_[first * k_ + last];
+      return f.count <= count ? f.node : 0;
+    }
+    // The node count of the fit lowest_possible() comes from.
+    std::uint32_t lowest_possible_count(std::size_t first, std::size_t last) const {
+      return fits_[first * k_ + last].count;
+    }
+    void fit(std::size_t first, std::size_t last, std::uint32_t count, std::uint32_t node) {
+      fits_[first * k_ + last] = {count, node};
+    }
 
    private:
+    struct Fit {
+      std::uint32_t count = std::numeric_limits<std::uint32_t>::max();
+      std::uint32_t node = 0;
+    };
     std::size_t k_;
     std::vector<std::uint32_t> smallest_;  // [first][last]: the fewest nodes known not to fit
+    std::vector<Fit> fits_;                // [first][last]: the latest fit found
   };
   // The earliest start interval, then lowest range, for `count` nodes during `duration`.
-  Placement earliest(std::uint32_t count, Time duration, MisfitMemo* memo = nullptr) const;
+  Placement earliest(std::uint32_t count, Time duration, SearchMemo* memo = nullptr) const;
+  // The same, given the windows of the duration (windows(): masks and their count).
+  Placement earliest(std::uint32_t count, const std::array<std::uint64_t, 64>& masks, std::size_t starts,
+                     SearchMemo* memo = nullptr) const;
 
   // Used-interval mask of every node, for tests: node -> mask.
   std::uint64_t mask_of(std::uint32_t node) const;
