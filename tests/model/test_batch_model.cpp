@@ -249,8 +249,8 @@ TEST_CASE("batch model: a job longer than the interval horizon is rejected, not 
 
 TEST_CASE("batch model: EASY and FCFS through the model start every job when the plain replay does",
           "[unit][model][batch]") {
-  // The model skips jobs the previous pass settled (SchedulingInput::settled) and removes started
-  // jobs lazily; the test replay does neither. Same workload, same starts, queue depth or not.
+  // The model skips jobs the previous pass settled (SchedulingInput::settled_below) and leaves started
+  // jobs marked in its queue; the test replay does neither. Same workload, same starts, queue depth or not.
   for (const std::size_t depth : {std::size_t{0}, std::size_t{20}})
     for (const char* policy : {"easy", "fcfs"}) {
       CAPTURE(depth, policy);
