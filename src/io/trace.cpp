@@ -508,6 +508,10 @@ workload::Workload load_workload(const std::string& path, const TraceOptions& op
   const std::unique_ptr<TraceReader> reader = open_trace(path, options, &format);
   workload::Workload w;
   w.source = path;
+  // Room for the records the header announces (a hint: traces may say more or less), so that a
+  // large trace is not copied again at every doubling.
+  const std::int64_t announced = workload::header_int(reader->header(), "MaxRecords");
+  if (announced > 0) w.jobs.reserve(static_cast<std::size_t>(std::min<std::int64_t>(announced, 1 << 22)));
   workload::Job job;
   Time latest = std::numeric_limits<Time>::min();
   std::uint64_t out_of_order = 0;

@@ -97,9 +97,9 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
 
   BatchResult result;
   result.stats = sim.run();
-  result.jobs = gather_rows(comm, out.jobs);
-  result.series = gather_rows(comm, out.series);
-  result.pass_costs = gather_rows(comm, out.pass_costs);
+  result.jobs = gather_rows(comm, std::move(out.jobs));
+  result.series = gather_rows(comm, std::move(out.series));
+  result.pass_costs = gather_rows(comm, std::move(out.pass_costs));
   if (groups > 1) add_machine_totals(result.series);
   std::sort(result.pass_costs.begin(), result.pass_costs.end(), [](const PassCostRow& a, const PassCostRow& b) {
     return a.time_s < b.time_s || (a.time_s == b.time_s && a.group < b.group);
@@ -112,7 +112,7 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
   comm.sum(counts);
   result.passes = counts[0];
   result.broken_reservations = counts[1];
-  std::vector<BlockBusy> busy = gather_rows(comm, out.busy);
+  std::vector<BlockBusy> busy = gather_rows(comm, std::move(out.busy));
   std::sort(busy.begin(), busy.end(), [](const BlockBusy& x, const BlockBusy& y) { return x.block < y.block; });
   for (const BlockBusy& b : busy) result.busy_node_seconds += b.node_seconds;
   return result;

@@ -5,6 +5,7 @@
 
 #include "../common/submission_source.hpp"
 #include "internal.hpp"
+#include "tracewarp/core/double_ended_vector.hpp"
 #include "tracewarp/model/batch/job_queue.hpp"
 
 namespace tracewarp::batch::detail {
@@ -107,8 +108,8 @@ class SchedulerLp {
                                   part().first_node + it->second.ranges.front().first));
     wrsa_at_submit_.erase(index);
     const RunningJob key{index, 0, 0, it->second.start + queue_requested(index), 0};
-    by_requested_end_.erase(
-        std::lower_bound(by_requested_end_.begin(), by_requested_end_.end(), key, ByRequestedEnd{}));
+    const auto at = std::lower_bound(by_requested_end_.begin(), by_requested_end_.end(), key, ByRequestedEnd{});
+    by_requested_end_.erase(static_cast<std::size_t>(at - by_requested_end_.begin()));
     running_.erase(it);
     ++done_;
     ended_since_pass_ = true;
@@ -136,9 +137,16 @@ class SchedulerLp {
     // Jobs the previous pass settled: valid only if nothing but arrivals happened since.
     const bool overrun = !running.empty() && running.front().requested_end < ctx.now();
     const JobId settled = ended_since_pass_ || overrun ? 0 : settled_below_;
-    const SchedulingInput in{ctx.now(),     queue_.jobs(), running,
-                             pool_.total(), pool_.free(),  shared_->params.queue_depth,
-                             smallest,      settled,       &queue_.index()};
+    const SchedulingInput in{.now = ctx.now(),
+                             .queue = queue_.jobs(),
+                             .running = running,
+                             .total_nodes = pool_.total(),
+                             .free_nodes = pool_.free(),
+                             .depth = shared_->params.queue_depth,
+                             .smallest_queued = smallest,
+                             .settled_below = settled,
+                             .index = &queue_.index(),
+                             .running_in_end_order = true};  // by_requested_end_
     const std::uint32_t queued_before = static_cast<std::uint32_t>(queue_.size());
     // What the next pass may take as settled (SchedulingInput::settled_below): the jobs this one
     // considers and does not start — unless a start fails (its nodes were not to be had).
@@ -184,8 +192,8 @@ class SchedulerLp {
     if (planned == t0_.end()) throw InvariantError("batch scheduler: policy started a job it never planned");
     running_[index] = {ctx.now(), planned->second, ranges};
     const RunningJob entry{index, j.nodes, ctx.now(), ctx.now() + queue_requested(index), ranges.front().first};
-    by_requested_end_.insert(
-        std::upper_bound(by_requested_end_.begin(), by_requested_end_.end(), entry, ByRequestedEnd{}), entry);
+    const auto at = std::upper_bound(by_requested_end_.begin(), by_requested_end_.end(), entry, ByRequestedEnd{});
+    by_requested_end_.insert(static_cast<std::size_t>(at - by_requested_end_.begin()), entry);
     t0_.erase(planned);
     queued_sizes_.erase(queued_sizes_.find(j.nodes));
     // The scheduler ends the job itself; the node blocks learn their share for their accounting.
@@ -257,9 +265,9 @@ class SchedulerLp {
       return a.requested_end < b.requested_end || (a.requested_end == b.requested_end && a.id < b.id);
     }
   };
-  // Running jobs as policies see them, sorted (a vector: passes read it far more often than
-  // starts and ends change it).
-  std::vector<RunningJob> by_requested_end_;
+  // Running jobs as policies see them, sorted (contiguous: passes read it far more often than
+  // starts and ends change it; the jobs ending leave near its front, new ones join near its back).
+  DoubleEndedVector<RunningJob> by_requested_end_;
   WrsaScores wrsa_;                                 // users' walltime-request accuracy
   bool scores_changed_ = false;                     // since the queued jobs' scores were last refreshed
   std::map<std::uint64_t, double> wrsa_at_submit_;  // queued and running jobs' user score at submission

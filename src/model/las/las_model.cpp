@@ -383,7 +383,7 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
   sim.checkpoint_also(out);
   LasResult result;
   result.stats = sim.run();
-  result.tasks = gather_rows(comm, out.tasks);
+  result.tasks = gather_rows(comm, std::move(out.tasks));
   std::sort(result.tasks.begin(), result.tasks.end(),
             [](const TaskRow& a, const TaskRow& b) { return a.index < b.index; });
   std::vector<BucketSums> mine;

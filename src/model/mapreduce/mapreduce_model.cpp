@@ -512,7 +512,7 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
   sim.checkpoint_also(out);
   MapReduceResult r;
   r.stats = sim.run();
-  r.attempts = model::gather_rows(comm, out.attempts);
+  r.attempts = model::gather_rows(comm, std::move(out.attempts));
   if (comm.rank() != 0) return r;
   std::sort(r.attempts.begin(), r.attempts.end(), [](const AttemptRow& a, const AttemptRow& b) {
     return std::tie(a.job, a.task, a.attempt) < std::tie(b.job, b.task, b.attempt);

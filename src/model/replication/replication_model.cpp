@@ -647,9 +647,9 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   sim.checkpoint_also(out);
   ReplicationResult r;
   r.stats = sim.run();
-  r.tasks = model::gather_rows(comm, out.tasks);
+  r.tasks = model::gather_rows(comm, std::move(out.tasks));
   std::sort(r.tasks.begin(), r.tasks.end(), [](const TaskRow& a, const TaskRow& b) { return a.id < b.id; });
-  r.copies = model::gather_rows(comm, out.copies);
+  r.copies = model::gather_rows(comm, std::move(out.copies));
   std::sort(r.copies.begin(), r.copies.end(), [](const CopyRow& a, const CopyRow& b) {
     return std::tie(a.task, a.start_s, a.host) < std::tie(b.task, b.start_s, b.host);
   });

@@ -89,10 +89,10 @@ void AvailabilityProfile::release(Time start, Time duration, std::uint32_t nodes
 }
 
 Shadow shadow_of(Time now, std::uint32_t free_now, std::span<const RunningJob> running,
-                 std::span<const RunningJob> started, std::uint32_t nodes) {
+                 std::span<const RunningJob> started, std::uint32_t nodes, bool in_end_order) {
   const auto by_end = [](const RunningJob& a, const RunningJob& b) { return a.requested_end < b.requested_end; };
   std::vector<RunningJob> sorted_running;
-  if (!std::is_sorted(running.begin(), running.end(), by_end)) {
+  if (!in_end_order && !std::is_sorted(running.begin(), running.end(), by_end)) {
     sorted_running.assign(running.begin(), running.end());
     std::sort(sorted_running.begin(), sorted_running.end(), by_end);
     running = sorted_running;

@@ -44,14 +44,14 @@ class AvailabilityProfile {
 // reservations): free nodes then never fall, so its earliest start is the first requested end at
 // which enough are free, whatever its walltime. `start` and `free` (the nodes free from then on)
 // equal AvailabilityProfile(now, free_now, running + started).earliest_start(nodes, any) and its
-// free_at(start), without building the profile: EASY asks this on every pass. `running` is in
-// requested-end order, as models pass it (otherwise it is sorted here); `started` are the jobs
-// this pass has just started.
+// free_at(start), without building the profile: EASY asks this on every pass. `running` is sorted
+// here by requested end unless `in_end_order` says it already is, as models pass it; `started`
+// are the jobs this pass has just started.
 struct Shadow {
   Time start;
   std::uint32_t free;
 };
 Shadow shadow_of(Time now, std::uint32_t free_now, std::span<const RunningJob> running,
-                 std::span<const RunningJob> started, std::uint32_t nodes);
+                 std::span<const RunningJob> started, std::uint32_t nodes, bool in_end_order = false);
 
 }  // namespace tracewarp::batch

@@ -120,6 +120,9 @@ struct SchedulingInput {
   // model's arrival-order queue). Lets a backfill pass skip stretches with no candidate; the
   // decisions are the same with or without it.
   const QueueIndex* index = nullptr;
+  // Optional hint: `running` is in requested-end order (the model keeps it so), which spares a
+  // pass checking the order of every running job.
+  bool running_in_end_order = false;
 };
 
 struct Reservation {
