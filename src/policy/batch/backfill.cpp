@@ -9,7 +9,6 @@ namespace tracewarp::batch {
 
 using detail::check_fits_machine;
 using detail::considered;
-using detail::end_of;
 using detail::for_each_queued;
 using detail::start_in_order;
 PassDecision FcfsPolicy::pass(const SchedulingInput& in) {
@@ -29,10 +28,13 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   if (head_at == jobs.end()) return out;
 
   const QueuedJob& head = *head_at;
-  const Shadow shadow_and_free = shadow_of(in.now, free, in.running, started, head.nodes);
+  const Shadow shadow_and_free = shadow_of(in.now, free, in.running, started, head.nodes, in.running_in_end_order);
   const Time shadow = shadow_and_free.start;
   out.reservations.push_back({head.id, shadow});
   std::uint32_t extra = shadow_and_free.free - head.nodes;  // nodes the head will not need
+  // A job ends by the shadow if its request is at most this long (end_of(now, r) <= shadow,
+  // asked of every candidate, without the saturating addition).
+  const Time ends_by_shadow_if_within = shadow == kTimeInfinity ? kTimeInfinity : shadow - in.now;
 
   // Nothing can start once fewer nodes are free than the smallest queued job needs; jobs the
   // previous pass settled are still refused (the shadow and the extra nodes are unchanged and
@@ -40,12 +42,12 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
   const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
   if (free < smallest) return out;
   const auto may_hold = [&](const QueueIndex::Summary& s) {  // a stretch's smallest and shortest job
-    return s.nodes <= free && (s.nodes <= extra || end_of(in.now, s.requested) <= shadow);
+    return s.nodes <= free && (s.nodes <= extra || s.requested <= ends_by_shadow_if_within);
   };
   const auto backfill = [&](const QueuedJob& job) {
     if (job.nodes > free) return true;
     check_fits_machine(job, in);  // (only candidates: it is a check on the model, not a filter)
-    const bool ends_by_shadow = end_of(in.now, job.requested) <= shadow;
+    const bool ends_by_shadow = job.requested <= ends_by_shadow_if_within;
     if (!ends_by_shadow && job.nodes > extra) return true;
     free -= job.nodes;
     if (!ends_by_shadow) extra -= job.nodes;

@@ -20,6 +20,7 @@ void QueueIndex::cover(JobId id) {
     const auto shift = static_cast<std::size_t>(base_ - new_base);
     nodes_.insert(nodes_.begin(), shift, kAbsent);
     requested_.insert(requested_.begin(), shift, kTimeInfinity);
+    groups_.insert(groups_.begin(), shift / kGroup, Summary{});
     blocks_.insert(blocks_.begin(), shift / kBlock, Summary{});
     supers_.insert(supers_.begin(), shift / kSuper, Summary{});
     base_ = new_base;
@@ -29,6 +30,7 @@ void QueueIndex::cover(JobId id) {
     const std::size_t size = (offset / kSuper + 1) * kSuper;
     nodes_.resize(size, kAbsent);
     requested_.resize(size, kTimeInfinity);
+    groups_.resize(size / kGroup);
     blocks_.resize(size / kBlock);
     supers_.resize(size / kSuper);
   }
@@ -40,6 +42,7 @@ void QueueIndex::insert(JobId id, std::uint32_t nodes, Time requested) {
   if (nodes_[i] != kAbsent) throw InvariantError("queue index: job " + std::to_string(id) + " inserted twice");
   nodes_[i] = nodes;
   requested_[i] = requested;
+  groups_[i / kGroup] = lower(groups_[i / kGroup], nodes, requested);
   blocks_[i / kBlock] = lower(blocks_[i / kBlock], nodes, requested);
   supers_[i / kSuper] = lower(supers_[i / kSuper], nodes, requested);
   ++count_;
@@ -57,9 +60,14 @@ void QueueIndex::erase(JobId id) {
 }
 
 void QueueIndex::refresh(std::size_t leaf) {
+  const std::size_t g = leaf / kGroup;
+  Summary group;
+  for (std::size_t i = g * kGroup; i < (g + 1) * kGroup; ++i) group = lower(group, nodes_[i], requested_[i]);
+  groups_[g] = group;
   const std::size_t b = leaf / kBlock;
   Summary block;
-  for (std::size_t i = b * kBlock; i < (b + 1) * kBlock; ++i) block = lower(block, nodes_[i], requested_[i]);
+  for (std::size_t k = b * (kBlock / kGroup); k < (b + 1) * (kBlock / kGroup); ++k)
+    block = lower(block, groups_[k].nodes, groups_[k].requested);
   blocks_[b] = block;
   const std::size_t s = leaf / kSuper;
   Summary super;
@@ -80,6 +88,7 @@ void QueueIndex::drop_empty_front() {
   if (empty == 0 || 2 * empty < supers_.size()) return;
   nodes_.erase(nodes_.begin(), nodes_.begin() + static_cast<std::ptrdiff_t>(empty * kSuper));
   requested_.erase(requested_.begin(), requested_.begin() + static_cast<std::ptrdiff_t>(empty * kSuper));
+  groups_.erase(groups_.begin(), groups_.begin() + static_cast<std::ptrdiff_t>(empty * (kSuper / kGroup)));
   blocks_.erase(blocks_.begin(), blocks_.begin() + static_cast<std::ptrdiff_t>(empty * (kSuper / kBlock)));
   supers_.erase(supers_.begin(), supers_.begin() + static_cast<std::ptrdiff_t>(empty));
   base_ += empty * kSuper;

@@ -1,11 +1,13 @@
 // An index over a queue whose order is its job ids (arrival order), so that a backfill pass can
 // jump over the stretches of the queue where no job can start instead of looking at each one.
-// For every block of 64 consecutive ids, and every superblock of 64 blocks, it keeps the
-// smallest node count and the shortest requested walltime of the queued jobs in it; a pass asks
-// "may this block hold a candidate?" of those two numbers and looks inside only if so. Arrivals
-// and starts cost O(1) and O(64); a pass costs O(superblocks + blocks that may hold a candidate)
-// instead of O(queue). The ids covered slide forward as old jobs start (leading empty
-// superblocks are dropped), so memory follows the span of queued ids, not the whole trace.
+// For every group of 8 consecutive ids, block of 8 groups and superblock of 64 blocks, it keeps
+// the smallest node count and the shortest requested walltime of the queued jobs in it; a pass
+// asks "may this stretch hold a candidate?" of those two numbers and looks inside only if so.
+// (The two minima often come from different jobs, so a block that may hold one often holds
+// none: groups keep that from costing 64 looks.) Arrivals and starts cost O(1) and O(64); a pass
+// costs O(superblocks + blocks and groups that may hold a candidate) instead of O(queue). The ids covered slide forward
+// as old jobs start (leading empty superblocks are dropped), so memory follows the span of queued ids, not the whole
+// trace.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +22,8 @@ namespace tracewarp::batch {
 class QueueIndex {
  public:
   static constexpr std::uint32_t kAbsent = std::numeric_limits<std::uint32_t>::max();
-  static constexpr std::size_t kBlock = 64;
+  static constexpr std::size_t kGroup = 8;
+  static constexpr std::size_t kBlock = kGroup * 8;
   static constexpr std::size_t kSuper = kBlock * 64;
 
   // The smallest node count and shortest request of a stretch (kAbsent / infinity when empty).
@@ -54,23 +57,30 @@ class QueueIndex {
         i = block_last + 1;
         continue;
       }
-      for (; i <= block_last; ++i)
-        if (nodes_[i] != kAbsent && !visit(base_ + i, nodes_[i], requested_[i])) return;
+      while (i <= block_last) {
+        const std::size_t group_last = std::min(block_last, (i / kGroup + 1) * kGroup - 1);
+        if (!may_hold(groups_[i / kGroup])) {
+          i = group_last + 1;
+          continue;
+        }
+        for (; i <= group_last; ++i)
+          if (nodes_[i] != kAbsent && !visit(base_ + i, nodes_[i], requested_[i])) return;
+      }
     }
   }
 
   bool operator==(const QueueIndex&) const = default;
-  TRACEWARP_PERSIST(base_, nodes_, requested_, blocks_, supers_, count_)
+  TRACEWARP_PERSIST(base_, nodes_, requested_, groups_, blocks_, supers_, count_)
 
  private:
   void cover(JobId id);
-  void refresh(std::size_t leaf);  // the block and superblock summaries above a leaf
+  void refresh(std::size_t leaf);  // the group, block and superblock summaries above a leaf
   void drop_empty_front();
 
   JobId base_ = 0;                    // id of leaf 0, a multiple of kSuper
   std::vector<std::uint32_t> nodes_;  // per id from base_: kAbsent if not queued
   std::vector<Time> requested_;
-  std::vector<Summary> blocks_, supers_;
+  std::vector<Summary> groups_, blocks_, supers_;
   std::size_t count_ = 0;
 };
 
