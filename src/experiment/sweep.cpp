@@ -10,6 +10,7 @@
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 #include <cstdio>
+#include <future>
 #include <list>
 #include <optional>
 #include <sstream>
@@ -230,9 +231,13 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
   // to the journal (unless that leader could) and to the HDF5 file, flushed.
   std::unique_ptr<io::ResultsWriter> writer;
   const auto write = [&](const io::RunSpec& run, const model::RunOutput& out, bool journaled) {
-    if (!journaled) journal.record(run, serialise(out));
+    // The journal's record (what a resumed sweep keeps) and the HDF5 tables are written at the
+    // same time: they only read the same output. Both are done when this returns.
+    std::future<void> recorded;
+    if (!journaled) recorded = std::async(std::launch::async, [&] { journal.record(run, serialise(out)); });
     write_run(*writer, run, out);
     writer->flush();
+    if (recorded.valid()) recorded.get();
     if (o.on_written) o.on_written(run, out);
   };
   std::size_t awaited = 0;  // runs other groups will send to world rank 0
