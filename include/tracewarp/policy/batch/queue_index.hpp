@@ -5,9 +5,9 @@
 // asks "may this stretch hold a candidate?" of those two numbers and looks inside only if so.
 // (The two minima often come from different jobs, so a block that may hold one often holds
 // none: groups keep that from costing 64 looks.) Arrivals and starts cost O(1) and O(64); a pass
-// costs O(superblocks + blocks and groups that may hold a candidate) instead of O(queue). The ids covered slide forward
-// as old jobs start (leading empty superblocks are dropped), so memory follows the span of queued ids, not the whole
-// trace.
+// costs O(superblocks + blocks and groups that may hold a candidate) instead of O(queue). The ids
+// covered slide forward as old jobs start (leading empty superblocks are dropped), so memory
+// follows the span of queued ids, not the whole trace.
 #pragma once
 
 #include <cstdint>
