@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 
+#include "run_dealer.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
@@ -240,18 +241,22 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
     if (recorded.valid()) recorded.get();
     if (o.on_written) o.on_written(run, out);
   };
-  std::size_t awaited = 0;  // runs other groups will send to world rank 0
+  // Runs still to be written on world rank 0 (its own, or received from another group's leader).
+  std::size_t unwritten = 0;
   const auto receive = [&](bool wait) {
-    while (awaited > 0) {
+    while (unwritten > 0) {
       if (!wait && !control.iprobe(boost::mpi::any_source, kOutputTag)) return;
       WireOutput w;
       control.recv(boost::mpi::any_source, kOutputTag, w);
-      --awaited;
+      --unwritten;
       const io::RunSpec& run = runs.at(w.index);
       const bool journaled = journal.has(run.index);
       write(run, from_wire(std::move(w), model), journaled);
     }
   };
+  std::vector<std::size_t> to_run;  // every run not kept, dealt to groups as they become free
+  for (const io::RunSpec& run : runs)
+    if (!kept[run.index]) to_run.push_back(run.index);
   if (world.rank() == 0) {
     writer = std::make_unique<io::ResultsWriter>(
         output, file_attributes(o, experiment, model.name, runs.size(), world.size(), layout.ranks_per_run));
@@ -259,18 +264,22 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
     if (o.on_resumed && (!start.kept.empty() || checkpointed > 0))
       o.on_resumed(start.kept.size(), checkpointed, runs.size());
     for (const std::size_t i : start.kept) write(runs[i], deserialise(journal.load(i), model), true);
-    for (const io::RunSpec& run : runs)
-      if (!kept[run.index] && layout.leader_of(run.index) != 0) ++awaited;
+    unwritten = to_run.size();
   }
   // A leader that cannot see the journal (no shared file system) leaves recording to rank 0.
   const bool journal_here = comm.rank() == 0 && (world.rank() == 0 || journal.exists());
 
-  // Every group runs its share; leaders other than world rank 0 send their outputs as each
-  // finishes, without waiting for rank 0 to take them.
+  // Each group's leader takes the next run when its group is free and tells the group; leaders
+  // other than world rank 0 send their outputs as each finishes, without waiting for rank 0.
+  RunDealer dealer(control, to_run.size());
+  const boost::mpi::communicator group = comm.as_boost();
   std::list<WireOutput> sending;  // alive until their sends complete
   std::vector<boost::mpi::request> sends;
-  for (const io::RunSpec& run : runs) {
-    if (!layout.runs(run.index) || kept[run.index]) continue;
+  for (;;) {
+    std::size_t taken = comm.rank() == 0 ? dealer.take() : 0;
+    boost::mpi::broadcast(group, taken, 0);
+    if (taken == to_run.size()) break;
+    const io::RunSpec& run = runs[to_run[taken]];
     EngineConfig engine = engine_params().read(run.config);
     engine.checkpoint_dir = journal.checkpoint_directory(run.index);
     engine.identity = journal.checkpoint_identity(run.index);
@@ -286,6 +295,7 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
     if (display) std::fputc('\n', stderr);  // ends the progress line
     if (comm.rank() != 0) continue;
     if (world.rank() == 0) {
+      --unwritten;
       write(run, out, false);
       journal.remove_checkpoints(run.index);
       receive(false);
@@ -299,8 +309,9 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
     sends.push_back(control.isend(0, kOutputTag, w));
   }
   boost::mpi::wait_all(sends.begin(), sends.end());
+  if (world.rank() == 0) receive(true);  // before finish(): the last leaders' sends need it
+  dealer.finish();
   if (world.rank() != 0) return output;
-  receive(true);
   writer->finish();
   journal.remove();
   return output;

@@ -1,6 +1,6 @@
-// Running an experiment: its runs dealt to groups of ranks, each run's output brought to world
-// rank 0 (Boost.MPI, objects serialised with Boost.Serialization), and the results file written
-// there in run order. Each run gives exactly what it gives alone.
+// Running an experiment: its runs dealt to groups of ranks as the groups become free, each run's
+// output brought to world rank 0 (Boost.MPI, objects serialised with Boost.Serialization) and
+// written there as it arrives. Each run gives exactly what it gives alone.
 #pragma once
 
 #include <cstddef>
@@ -13,17 +13,12 @@
 
 namespace tracewarp::experiment {
 
-// How the world's ranks are grouped: run i goes to group i mod groups.
+// How the world's ranks are grouped: consecutive ranks, `ranks_per_run` to a group. A group's
+// first rank is its leader: it takes the group's next run (experiment/run_dealer.hpp).
 struct GroupLayout {
   int ranks_per_run = 1;
   int groups = 1;
   int group = 0;  // this rank's
-  bool runs(std::size_t run_index) const {
-    return static_cast<int>(run_index % static_cast<std::size_t>(groups)) == group;
-  }
-  int leader_of(std::size_t run_index) const {
-    return static_cast<int>(run_index % static_cast<std::size_t>(groups)) * ranks_per_run;
-  }
 };
 // ranks_per_run 0 = all ranks; it must divide the world (UsageError otherwise).
 GroupLayout group_layout(int world_size, int world_rank, int ranks_per_run);

@@ -1,0 +1,48 @@
+#include "run_dealer.hpp"
+
+#include <algorithm>
+
+namespace tracewarp::experiment {
+
+namespace {
+int size_of(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
+}  // namespace
+
+RunDealer::RunDealer(MPI_Comm world, std::size_t count) : world_(world), count_(count) {
+  if (size_of(world_) == 1) return;
+  int rank = 0;
+  MPI_Comm_rank(world_, &rank);
+  const MPI_Aint bytes = rank == 0 ? sizeof(std::uint64_t) : 0;
+  MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, world_, &counter_, &window_);
+  // One passive epoch for the whole sweep; the counter is zero before anyone takes from it.
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
+  if (rank == 0) {
+    *counter_ = 0;
+    MPI_Win_sync(window_);
+  }
+  MPI_Barrier(world_);
+}
+
+std::size_t RunDealer::take() {
+  std::uint64_t taken = 0;
+  if (window_ == MPI_WIN_NULL) {
+    taken = local_++;
+  } else {
+    const std::uint64_t one = 1;
+    MPI_Fetch_and_op(&one, &taken, MPI_UINT64_T, 0, 0, MPI_SUM, window_);
+    MPI_Win_flush(0, window_);
+  }
+  return static_cast<std::size_t>(std::min<std::uint64_t>(taken, count_));
+}
+
+void RunDealer::finish() {
+  if (window_ == MPI_WIN_NULL) return;
+  MPI_Win_unlock_all(window_);
+  MPI_Win_free(&window_);
+}
+
+}  // namespace tracewarp::experiment
