@@ -195,6 +195,27 @@ TEST_CASE("interval plan: what a pass learns about misfits and fits skips work, 
   }
 }
 
+TEST_CASE("interval plan: a misfit rules out every window that contains its own, and no other",
+          "[unit][policy][interval]") {
+  IntervalPlan::SearchMemo memo(8);
+  memo.misfit(4, 5, 10);  // no 10 contiguous nodes free throughout intervals 4..5
+  for (std::size_t first = 0; first < 8; ++first)
+    for (std::size_t last = first; last < 8; ++last) {
+      CAPTURE(first, last);
+      const bool contains = first <= 4 && last >= 5;
+      CHECK(memo.known_misfit(first, last, 10) == contains);
+      CHECK(memo.known_misfit(first, last, 11) == contains);  // more nodes fit no better
+      CHECK_FALSE(memo.known_misfit(first, last, 9));
+    }
+  memo.misfit(2, 6, 12);  // weaker, inside what is known: changes nothing
+  CHECK_FALSE(memo.known_misfit(2, 6, 9));
+  memo.misfit(6, 6, 3);
+  CHECK(memo.known_misfit(0, 7, 3));
+  CHECK(memo.known_misfit(4, 6, 3));
+  CHECK_FALSE(memo.known_misfit(4, 5, 3));
+  CHECK(memo.known_misfit(4, 5, 10));
+}
+
 TEST_CASE("interval plan: all windows in one sweep equal window() start by start", "[unit][policy][interval]") {
   for (const char* spec : {"A", "B", "C", "10m:1h,30m:12h,2h:24h,4h:36h,8h:60h"}) {
     const IntervalPlan plan(16, 5 * kMin, parse_interval_pattern(spec));

@@ -178,10 +178,12 @@ IntervalPlan::SearchMemo::SearchMemo(std::size_t intervals)
       fits_(intervals * intervals) {}
 
 void IntervalPlan::SearchMemo::misfit(std::size_t first, std::size_t last, std::uint32_t count) {
-  for (std::size_t e = last; e < k_; ++e) {  // longer windows hold no more
-    std::uint32_t& smallest = smallest_[first * k_ + e];
-    if (smallest <= count) break;  // already known from here on
-    smallest = count;
+  // Every window that contains first..last (starts no later, ends no earlier) holds no more. The
+  // table only falls toward earlier starts and later ends, so a cell already known stops a row,
+  // and a row already known at `last` stops the rest.
+  for (std::size_t s = first + 1; s-- > 0;) {
+    if (smallest_[s * k_ + last] <= count) break;
+    for (std::size_t e = last; e < k_ && smallest_[s * k_ + e] > count; ++e) smallest_[s * k_ + e] = count;
   }
 }
 

@@ -72,8 +72,9 @@ class IntervalPlan {
   };
   // What one pass has learnt about windows, given that the plan only fills up during a pass:
   //   * misfits: if `count` contiguous nodes are not free throughout intervals s..e, neither are
-  //     more nodes throughout s..e' for any e' >= e, so earliest() skips such starts unseen (a
-  //     scan that fails knows the longest free run, which rules out every larger count);
+  //     more nodes throughout s'..e' for any s' <= s and e' >= e, so earliest() skips such
+  //     starts unseen (a scan that fails knows the longest free run, which rules out every
+  //     larger count);
   //   * fits: if the lowest range of `count` nodes free throughout s..e started at node x, no
   //     range of at least as many nodes starts below x later, so the scan begins there.
   // The answers are the same with or without it.
