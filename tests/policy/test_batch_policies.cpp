@@ -135,6 +135,28 @@ TEST_CASE("conservative: reservations persist; an early end compresses them in o
   REQUIRE(reservation_of(d, 2) == 150);
 }
 
+TEST_CASE("conservative: a reservation whose start passed without a pass is kept from now on, if it still fits",
+          "[unit][policy]") {
+  ConservativeBackfillPolicy conservative;
+  // 10 nodes, R (10) until 100. J1 (10 nodes, 50 s) -> [100,150); J2 (10 nodes, 50 s) -> [150,200).
+  PassDecision d = run_pass(conservative, 0, 10, {{9, 10, 0, 100}}, {job(1, 10, 50), job(2, 10, 50)});
+  REQUIRE(reservation_of(d, 1) == 100);
+  REQUIRE(reservation_of(d, 2) == 150);
+  // No pass until 120 (a scheduling tick); R is gone. J1's reservation is kept from now on,
+  // [120,170), and overlaps J2's [150,200): J2's is broken and J2 placed afresh after J1.
+  d = run_pass(conservative, 120, 10, {}, {job(1, 10, 50), job(2, 10, 50)});
+  REQUIRE(d.broken_reservations == 1);
+  REQUIRE(d.start_now == std::vector<JobId>{1});
+  REQUIRE(reservation_of(d, 2) == 170);
+  // Had the tick come at 100, both would have held: none broken.
+  ConservativeBackfillPolicy on_time;
+  run_pass(on_time, 0, 10, {{9, 10, 0, 100}}, {job(1, 10, 50), job(2, 10, 50)});
+  d = run_pass(on_time, 100, 10, {}, {job(1, 10, 50), job(2, 10, 50)});
+  REQUIRE(d.broken_reservations == 0);
+  REQUIRE(d.start_now == std::vector<JobId>{1});
+  REQUIRE(reservation_of(d, 2) == 150);
+}
+
 TEST_CASE("policies: jobs larger than the machine are refused loudly; names resolve", "[unit][policy]") {
   for (const char* name : {"fcfs", "easy", "conservative"}) {
     AnyBatchPolicy p = find_batch_policy(name).make(PolicySettings{});
@@ -188,4 +210,52 @@ TEST_CASE("profile: the shadow without building the profile equals the profile's
     REQUIRE(s.start == expected);
     REQUIRE(s.free == profile.free_at(expected));
   }
+}
+
+TEST_CASE(
+    "profile: reservations all at once leave what one by one leaves, or nothing when they overbook; "
+    "each one's earliest start if taken out",
+    "[unit][policy]") {
+  RandomStream rng(6, 3);
+  int overbooked = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Time now = static_cast<Time>(rng.below(50));
+    std::vector<RunningJob> running;
+    for (std::uint64_t n = rng.below(8); n > 0; --n)
+      running.push_back({n, static_cast<std::uint32_t>(1 + rng.below(6)), 0, static_cast<Time>(rng.below(200))});
+    std::sort(running.begin(), running.end(), [](auto& a, auto& b) { return a.requested_end < b.requested_end; });
+    const auto free_now = static_cast<std::uint32_t>(rng.below(10));
+    std::vector<AvailabilityProfile::Booking> bookings;
+    for (std::uint64_t n = rng.below(10); n > 0; --n)  // some share a start or end; some never end
+      bookings.push_back({now + static_cast<Time>(rng.below(20) * 10),
+                          rng.below(10) == 0 ? kTimeInfinity : static_cast<Time>(1 + rng.below(10)) * 10,
+                          static_cast<std::uint32_t>(1 + rng.below(5))});
+    const AvailabilityProfile before(now, free_now, running);
+    AvailabilityProfile at_once = before, one_by_one = before;
+    bool all_fit = true;
+    for (const auto& b : bookings) {
+      if (!one_by_one.fits(b.start, b.duration, b.nodes)) {
+        all_fit = false;
+        break;
+      }
+      one_by_one.reserve(b.start, b.duration, b.nodes);
+    }
+    CAPTURE(trial);
+    REQUIRE(at_once.reserve_all(bookings) == all_fit);
+    const AvailabilityProfile& expected = all_fit ? one_by_one : before;
+    REQUIRE(at_once.steps().size() == expected.steps().size());
+    for (std::size_t i = 0; i < expected.steps().size(); ++i) {
+      REQUIRE(at_once.steps()[i].from == expected.steps()[i].from);
+      REQUIRE(at_once.steps()[i].free == expected.steps()[i].free);
+    }
+    overbooked += all_fit ? 0 : 1;
+    if (!all_fit) continue;
+    for (const auto& b : bookings) {  // where each would go if it were taken out first
+      AvailabilityProfile released = at_once;
+      released.release(b.start, b.duration, b.nodes);
+      REQUIRE(at_once.earliest_start_if_released(b) == released.earliest_start(b.nodes, b.duration));
+    }
+  }
+  CHECK(overbooked > 100);  // both outcomes were exercised
+  CHECK(overbooked < 1900);
 }

@@ -66,25 +66,44 @@ PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
   // Every standing reservation goes into the profile first; one whose start has passed without
   // a pass (a scheduling tick) is kept from now on for what remains of its window.
   std::map<JobId, Time> standing;
+  std::vector<AvailabilityProfile::Booking> bookings;
   for (const QueuedJob& job : jobs) {
     check_fits_machine(job, in);
     const auto it = reserved_.find(job.id);
     if (it == reserved_.end()) continue;
-    const Time start = std::max(it->second, in.now);
-    if (!profile.fits(start, job.requested, job.nodes)) {
-      ++out.broken_reservations;  // placed afresh below, like a new job
-      continue;
+    standing.emplace(job.id, std::max(it->second, in.now));
+    bookings.push_back({std::max(it->second, in.now), job.requested, job.nodes});
+  }
+  // All at once when they all fit (the usual case, and the same profile); else one by one in
+  // queue order, a reservation that no longer fits placed afresh below, like a new job.
+  if (!profile.reserve_all(bookings)) {
+    for (const QueuedJob& job : jobs) {
+      const auto it = standing.find(job.id);
+      if (it == standing.end()) continue;
+      if (!profile.fits(it->second, job.requested, job.nodes)) {
+        ++out.broken_reservations;
+        standing.erase(it);
+        continue;
+      }
+      profile.reserve(it->second, job.requested, job.nodes);
     }
-    profile.reserve(start, job.requested, job.nodes);
-    standing[job.id] = start;
   }
   // Compress in queue order: out with the job's own reservation, back in at its earliest fit.
   reserved_.clear();
   for (const QueuedJob& job : jobs) {
-    if (const auto it = standing.find(job.id); it != standing.end())
-      profile.release(it->second, job.requested, job.nodes);
-    const Time start = profile.earliest_start(job.nodes, job.requested);
-    profile.reserve(start, job.requested, job.nodes);
+    const auto it = standing.find(job.id);
+    Time start = kTimeInfinity;
+    if (it == standing.end()) {  // a new job, or a broken reservation
+      start = profile.earliest_start(job.nodes, job.requested);
+      profile.reserve(start, job.requested, job.nodes);
+    } else {
+      const AvailabilityProfile::Booking own{it->second, job.requested, job.nodes};
+      start = profile.earliest_start_if_released(own);
+      if (start != own.start) {  // it moves earlier (a job that stays is left in place)
+        profile.release(own.start, own.duration, own.nodes);
+        profile.reserve(start, own.duration, own.nodes);
+      }
+    }
     out.reservations.push_back({job.id, start});
     if (start == in.now)
       out.start_now.push_back(job.id);

@@ -55,6 +55,30 @@ Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) con
   return kTimeInfinity;
 }
 
+Time AvailabilityProfile::earliest_start_if_released(const Booking& own) const {
+  // The same search as earliest_start(), over starts before own.start only (own.start itself fits
+  // once released), counting own's nodes as free in the steps its window covers.
+  const std::size_t own_first = step_index(own.start);
+  const Time own_end = detail::end_of(own.start, own.duration);
+  const auto free_of = [&](std::size_t j) {
+    return steps_[j].free + (j >= own_first && steps_[j].from < own_end ? own.nodes : 0);
+  };
+  for (std::size_t i = 0; i < own_first; ++i) {
+    if (free_of(i) < own.nodes) continue;
+    const Time end = detail::end_of(steps_[i].from, own.duration);
+    bool fits = true;
+    for (std::size_t j = i + 1; j < steps_.size() && steps_[j].from < end; ++j) {
+      if (free_of(j) < own.nodes) {
+        fits = false;
+        i = j;  // no start before step j can fit; the loop's ++i moves past it
+        break;
+      }
+    }
+    if (fits) return steps_[i].from;
+  }
+  return own.start;
+}
+
 bool AvailabilityProfile::fits(Time start, Time duration, std::uint32_t nodes) const {
   const Time end = detail::end_of(start, duration);
   for (std::size_t i = step_index(start); i < steps_.size() && steps_[i].from < end; ++i)
@@ -86,6 +110,41 @@ void AvailabilityProfile::release(Time start, Time duration, std::uint32_t nodes
   const std::size_t first = split_at(start);
   const std::size_t last = end == kTimeInfinity ? steps_.size() : split_at(end);
   for (std::size_t i = first; i < last; ++i) steps_[i].free += nodes;
+}
+
+bool AvailabilityProfile::reserve_all(std::span<const Booking> bookings) {
+  struct Change {
+    Time at;
+    std::int64_t nodes;
+  };
+  std::vector<Change> changes;
+  changes.reserve(2 * bookings.size());
+  for (const Booking& b : bookings) {
+    if (b.start < steps_.front().from) throw InvariantError("reservation before the profile's start");
+    changes.push_back({b.start, -std::int64_t{b.nodes}});
+    if (const Time end = detail::end_of(b.start, b.duration); end != kTimeInfinity)
+      changes.push_back({end, std::int64_t{b.nodes}});
+  }
+  std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.at < b.at; });
+  // Merge the old steps with the change times; each new step's free count is the old step's
+  // under it plus every change up to it.
+  std::vector<Step> merged;
+  merged.reserve(steps_.size() + changes.size());
+  std::int64_t change_sum = 0;
+  std::size_t c = 0;
+  for (std::size_t i = 0; i < steps_.size(); ++i) {
+    const Time next_step = i + 1 < steps_.size() ? steps_[i + 1].from : kTimeInfinity;
+    for (Time at = steps_[i].from;;) {
+      while (c < changes.size() && changes[c].at == at) change_sum += changes[c++].nodes;
+      const std::int64_t free = std::int64_t{steps_[i].free} + change_sum;
+      if (free < 0) return false;
+      merged.push_back({at, static_cast<std::uint32_t>(free)});
+      if (c == changes.size() || changes[c].at >= next_step) break;
+      at = changes[c].at;
+    }
+  }
+  steps_ = std::move(merged);
+  return true;
 }
 
 Shadow shadow_of(Time now, std::uint32_t free_now, std::span<const RunningJob> running,

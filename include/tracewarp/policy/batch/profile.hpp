@@ -13,6 +13,11 @@ namespace tracewarp::batch {
 
 class AvailabilityProfile {
  public:
+  struct Booking {  // `nodes` nodes taken during [start, start + duration)
+    Time start, duration;
+    std::uint32_t nodes;
+  };
+
   // free(t) for t >= now: free_now, plus each running job's nodes from its requested end on.
   AvailabilityProfile(Time now, std::uint32_t free_now, std::span<const RunningJob> running);
 
@@ -20,12 +25,21 @@ class AvailabilityProfile {
   // The earliest t >= now with at least `nodes` free during all of [t, t + duration);
   // kTimeInfinity if never (more nodes than will ever be free).
   Time earliest_start(std::uint32_t nodes, Time duration) const;
+  // What earliest_start() would answer after release() of `own` (a reservation in the profile),
+  // without releasing it: own.start when nothing earlier fits, as is usual when compressing.
+  Time earliest_start_if_released(const Booking& own) const;
   // Whether `nodes` are free during all of [start, start + duration).
   bool fits(Time start, Time duration, std::uint32_t nodes) const;
   // Takes `nodes` away during [start, start + duration); they must be free there.
   void reserve(Time start, Time duration, std::uint32_t nodes);
   // Gives back what reserve() took.
   void release(Time start, Time duration, std::uint32_t nodes);
+
+  // reserve() of every booking, in one sweep, when all of them fit together: the profile is then
+  // the one reserve() in any order would leave (the same step boundaries and free counts), and
+  // in any order each would have fitted (when placed, a booking meets at least the free nodes
+  // of the final profile plus its own). Returns false, leaving the profile unchanged, otherwise.
+  bool reserve_all(std::span<const Booking> bookings);
 
   struct Step {
     Time from;
