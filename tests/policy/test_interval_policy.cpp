@@ -237,11 +237,15 @@ TEST_CASE("interval plan: the lowest free range equals a node-by-node search, as
   const IntervalPattern pattern = parse_interval_pattern("A");
   IntervalPlan plan(3000, 0, pattern);
   RandomStream rng(11, 0);
-  const auto brute = [&](std::uint32_t count, std::uint64_t mask) -> std::int64_t {
+  // The lowest range from `from` on, else -1 and the longest free run from `from` on.
+  const auto brute = [&](std::uint32_t count, std::uint64_t mask, std::uint32_t from,
+                         std::uint32_t& longest) -> std::int64_t {
     std::uint32_t run = 0;
-    for (std::uint32_t n = 0; n < 3000; ++n) {
+    longest = 0;
+    for (std::uint32_t n = from; n < 3000; ++n) {
       run = (plan.mask_of(n) & mask) ? 0 : run + 1;
       if (run >= count) return n + 1 - count;
+      longest = std::max(longest, run);
     }
     return -1;
   };
@@ -255,8 +259,12 @@ TEST_CASE("interval plan: the lowest free range equals a node-by-node search, as
       const std::uint64_t mask = plan.window(s, (1 + static_cast<Time>(rng.below(6 * 60))) * kMin);
       if (mask == 0) continue;
       const auto want = static_cast<std::uint32_t>(1 + rng.below(q < 5 ? 8 : 800));
-      CAPTURE(step, q, s, want);
-      REQUIRE(plan.lowest_free_range(want, mask) == brute(want, mask));
+      const auto from = static_cast<std::uint32_t>(q % 2 == 0 ? 0 : rng.below(3000));
+      CAPTURE(step, q, s, want, from);
+      std::uint32_t longest = 0, expected_longest = 0;
+      const std::int64_t expected = brute(want, mask, from, expected_longest);
+      REQUIRE(plan.lowest_free_range(want, mask, from, &longest) == expected);
+      if (expected < 0) REQUIRE(longest == expected_longest);
     }
   }
 }

@@ -155,20 +155,24 @@ void IntervalPlan::occupy_running(const RunningJob& job) {
 std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from,
                                              std::uint32_t* longest) const {
   if (from >= nodes_) return -1;
-  const auto containing = std::upper_bound(segments_.begin(), segments_.end(), from,
-                                           [](std::uint32_t n, const Segment& s) { return n < s.first; });
-  std::uint32_t run_first = 0, run = 0;
-  for (std::size_t i = static_cast<std::size_t>(containing - segments_.begin()) - 1; i < segments_.size(); ++i) {
-    if (segments_[i].used & mask) {
-      if (longest != nullptr) *longest = std::max(*longest, run);
-      run = 0;
-      continue;
-    }
-    if (run == 0) run_first = std::max(segments_[i].first, from);
-    run += end_of(i) - std::max(segments_[i].first, from);
+  // Most segments are used somewhere in the window: the first inner loop passes them with one
+  // test each, the second extends a free run. The longest run stays in a register (a store
+  // through `longest` on every used segment could alias the segments and forced a reload).
+  const Segment* s = &*std::prev(std::upper_bound(segments_.begin(), segments_.end(), from,
+                                                  [](std::uint32_t n, const Segment& seg) { return n < seg.first; }));
+  const Segment* const end = segments_.data() + segments_.size();
+  std::uint32_t best = 0;
+  for (;;) {
+    while (s != end && (s->used & mask) != 0) ++s;
+    if (s == end) break;
+    const std::uint32_t run_first = std::max(s->first, from);
+    do ++s;
+    while (s != end && (s->used & mask) == 0);
+    const std::uint32_t run = (s == end ? nodes_ : s->first) - run_first;
     if (run >= count) return run_first;
+    best = std::max(best, run);
   }
-  if (longest != nullptr) *longest = std::max(*longest, run);
+  if (longest != nullptr) *longest = std::max(*longest, best);
   return -1;
 }
 
