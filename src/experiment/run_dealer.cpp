@@ -12,19 +12,19 @@ int size_of(MPI_Comm comm) {
 }
 }  // namespace
 
-RunDealer::RunDealer(MPI_Comm world, std::size_t count) : world_(world), count_(count) {
-  if (size_of(world_) == 1) return;
+RunDealer::RunDealer(MPI_Comm world, std::size_t count) : count_(count) {
+  if (size_of(world) == 1) return;
   int rank = 0;
-  MPI_Comm_rank(world_, &rank);
+  MPI_Comm_rank(world, &rank);
   const MPI_Aint bytes = rank == 0 ? sizeof(std::uint64_t) : 0;
-  MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, world_, &counter_, &window_);
+  MPI_Win_allocate(bytes, sizeof(std::uint64_t), MPI_INFO_NULL, world, &counter_, &window_);
   // One passive epoch for the whole sweep; the counter is zero before anyone takes from it.
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
   if (rank == 0) {
     *counter_ = 0;
     MPI_Win_sync(window_);
   }
-  MPI_Barrier(world_);
+  MPI_Barrier(world);
 }
 
 std::size_t RunDealer::take() {

@@ -27,7 +27,6 @@ class RunDealer {
   void finish();
 
  private:
-  MPI_Comm world_;
   std::size_t count_;
   MPI_Win window_ = MPI_WIN_NULL;
   std::uint64_t* counter_ = nullptr;  // on world rank 0

@@ -71,8 +71,9 @@ PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
     check_fits_machine(job, in);
     const auto it = reserved_.find(job.id);
     if (it == reserved_.end()) continue;
-    standing.emplace(job.id, std::max(it->second, in.now));
-    bookings.push_back({std::max(it->second, in.now), job.requested, job.nodes});
+    const Time start = std::max(it->second, in.now);
+    standing.emplace(job.id, start);
+    bookings.push_back({start, job.requested, job.nodes});
   }
   // All at once when they all fit (the usual case, and the same profile); else one by one in
   // queue order, a reservation that no longer fits placed afresh below, like a new job.

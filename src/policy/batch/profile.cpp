@@ -36,47 +36,40 @@ std::uint32_t AvailabilityProfile::free_at(Time t) const {
   return steps_[step_index(t)].free;
 }
 
-Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) const {
+template <class FreeAt>
+std::size_t AvailabilityProfile::first_fit(std::uint32_t nodes, Time duration, std::size_t starts_below,
+                                           FreeAt free_at_step) const {
   // Candidate starts are step boundaries; from each, check the window [t, t + duration).
-  for (std::size_t i = 0; i < steps_.size(); ++i) {
-    if (steps_[i].free < nodes) continue;
-    const Time start = steps_[i].from;
-    const Time end = detail::end_of(start, duration);
+  for (std::size_t i = 0; i < starts_below; ++i) {
+    if (free_at_step(i) < nodes) continue;
+    const Time end = detail::end_of(steps_[i].from, duration);
     bool fits = true;
     for (std::size_t j = i + 1; j < steps_.size() && steps_[j].from < end; ++j) {
-      if (steps_[j].free < nodes) {
+      if (free_at_step(j) < nodes) {
         fits = false;
         i = j;  // no start before step j can fit; the loop's ++i moves past it
         break;
       }
     }
-    if (fits) return start;
+    if (fits) return i;
   }
-  return kTimeInfinity;
+  return starts_below;
+}
+
+Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) const {
+  const std::size_t i = first_fit(nodes, duration, steps_.size(), [&](std::size_t j) { return steps_[j].free; });
+  return i < steps_.size() ? steps_[i].from : kTimeInfinity;
 }
 
 Time AvailabilityProfile::earliest_start_if_released(const Booking& own) const {
-  // The same search as earliest_start(), over starts before own.start only (own.start itself fits
-  // once released), counting own's nodes as free in the steps its window covers.
+  // Starts before own.start only (own.start itself fits once released), counting own's nodes as
+  // free in the steps its window covers.
   const std::size_t own_first = step_index(own.start);
   const Time own_end = detail::end_of(own.start, own.duration);
-  const auto free_of = [&](std::size_t j) {
+  const std::size_t i = first_fit(own.nodes, own.duration, own_first, [&](std::size_t j) {
     return steps_[j].free + (j >= own_first && steps_[j].from < own_end ? own.nodes : 0);
-  };
-  for (std::size_t i = 0; i < own_first; ++i) {
-    if (free_of(i) < own.nodes) continue;
-    const Time end = detail::end_of(steps_[i].from, own.duration);
-    bool fits = true;
-    for (std::size_t j = i + 1; j < steps_.size() && steps_[j].from < end; ++j) {
-      if (free_of(j) < own.nodes) {
-        fits = false;
-        i = j;  // no start before step j can fit; the loop's ++i moves past it
-        break;
-      }
-    }
-    if (fits) return steps_[i].from;
-  }
-  return own.start;
+  });
+  return i < own_first ? steps_[i].from : own.start;
 }
 
 bool AvailabilityProfile::fits(Time start, Time duration, std::uint32_t nodes) const {

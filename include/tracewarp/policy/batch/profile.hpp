@@ -48,6 +48,10 @@ class AvailabilityProfile {
   const std::vector<Step>& steps() const { return steps_; }
 
  private:
+  // The first step below `starts_below` from which `nodes` are free for `duration`, counting
+  // free_at_step(j) nodes free in step j; starts_below if none.
+  template <class FreeAt>
+  std::size_t first_fit(std::uint32_t nodes, Time duration, std::size_t starts_below, FreeAt free_at_step) const;
   std::size_t step_index(Time t) const;  // the step containing t
   std::size_t split_at(Time t);          // makes t a step boundary; returns its index
 
