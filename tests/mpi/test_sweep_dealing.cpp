@@ -19,11 +19,11 @@ TEST_CASE("sweep dealing: every run is taken exactly once, by whichever rank ask
   const auto take_all = [&] {
     for (std::size_t i = dealer.take(); i < kRuns; i = dealer.take()) mine.push_back(i);
   };
-  // Rank 0 takes one run and is busy with it until every other rank has taken the rest.
-  if (world.rank() == 0)
-    mine.push_back(dealer.take());
-  else
-    take_all();
+  // Rank 0 takes one run before anyone else asks (the first barrier) and is busy with it until
+  // every other rank has taken the rest (the second).
+  if (world.rank() == 0) mine.push_back(dealer.take());
+  world.barrier();
+  if (world.rank() != 0) take_all();
   world.barrier();
   if (world.rank() == 0) take_all();
   CHECK(dealer.take() == kRuns);  // nothing left, and asking again stays so
