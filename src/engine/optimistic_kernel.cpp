@@ -237,6 +237,7 @@ class OptimisticKernel final : public KernelPort {
 
     current_ = &s;
     current_record_ = &rec;
+    if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
     rec.wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
     current_ = nullptr;
@@ -257,7 +258,12 @@ class OptimisticKernel final : public KernelPort {
       pool_[slot] = ev;
       pool_.info(slot) = {SlotState::pending, false};
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, slot});
-      deferred_.push_back({slot, false});
+      // An event beyond every key executed here cannot roll anything back: it joins the queue at
+      // once. Others wait until the handler has returned.
+      if (executed_bound_ < ev.key)
+        queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
+      else
+        deferred_.push_back({slot, false});
     } else {
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, kRemoteSlot});
       transport_.post(setup_.partition.rank_of(ev.dest), ev, /*anti=*/false);
@@ -294,8 +300,12 @@ class OptimisticKernel final : public KernelPort {
   void enqueue(std::uint32_t slot) {
     const Event& ev = pool_[slot];
     const std::uint32_t index = setup_.local_index[ev.dest];
-    LpState& s = states_[index];
-    if (ev.key < s.last_key) rollback(s, ev.key, /*inclusive=*/false);
+    // Only an arrival below some executed key can be a straggler; the others need not look at
+    // their LP's (often cold) record.
+    if (ev.key < executed_bound_) {
+      LpState& s = states_[index];
+      if (ev.key < s.last_key) rollback(s, ev.key, /*inclusive=*/false);
+    }
     queue_.push(ev.key.time, slot, index);
   }
 
@@ -563,6 +573,9 @@ class OptimisticKernel final : public KernelPort {
   bool capture_ = false;
   std::vector<Event> captured_;
   Time gvt_ = 0;
+  // At least the last key of every LP here (raised before each handler runs, never lowered by
+  // rollbacks): arrivals above it need no straggler check.
+  EventKey executed_bound_ = kMinKey;
   std::uint64_t uncommitted_ = 0;
   std::uint64_t snapshot_bytes_ = 0;
   std::uint64_t peak_bytes_ = 0;

@@ -23,20 +23,16 @@ class Ring {
 
   // Appends a copy of value.
   void push_back(const T& value) {
-    if (size_ == slots_.size()) {
-      make_contiguous();
-      slots_.push_back(value);
-    } else {
+    if (size_ == slots_.size()) [[unlikely]]
+      grow(value);
+    else
       (*this)[size_] = value;
-    }
     ++size_;
   }
   // Appends a slot and returns it; a reused slot keeps its old value (and its capacity).
   T& push_back_slot() {
-    if (size_ == slots_.size()) {
-      make_contiguous();
-      slots_.emplace_back();
-    }
+    if (size_ == slots_.size()) [[unlikely]]
+      grow(T{});
     return (*this)[size_++];
   }
   void pop_back() noexcept { --size_; }
@@ -48,9 +44,12 @@ class Ring {
 
  private:
   std::size_t wrap(std::size_t i) const noexcept { return i >= slots_.size() ? i - slots_.size() : i; }
-  void make_contiguous() {
+  // Full: puts the slots in order from index 0 and appends one holding value; out of line, off
+  // the common path.
+  [[gnu::noinline]] void grow(const T& value) {
     std::rotate(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(head_), slots_.end());
     head_ = 0;
+    slots_.push_back(value);
   }
 
   std::vector<T> slots_;
