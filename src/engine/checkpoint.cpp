@@ -1,6 +1,5 @@
 #include "checkpoint.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -14,8 +13,6 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr const char* kMagic = "tracewarp-checkpoint 1\n";
-
-double clock_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 struct Latest {
   std::uint64_t generation = 0;
@@ -37,7 +34,10 @@ std::optional<Latest> read_latest(const std::string& dir) {
 }  // namespace
 
 Checkpointer::Checkpointer(const KernelSetup& setup)
-    : setup_(setup), every_s_(setup.config.checkpoint_every_s), dir_(setup.config.checkpoint_dir), last_(clock_s()) {
+    : setup_(setup),
+      every_s_(setup.config.checkpoint_every_s),
+      dir_(setup.config.checkpoint_dir),
+      last_(steady_seconds()) {
   if (!enabled() && !setup.config.resume) return;
   if (dir_.empty()) throw UsageError("checkpoints need a directory (EngineConfig::checkpoint_dir)");
   if (!enabled()) return;
@@ -48,7 +48,7 @@ Checkpointer::Checkpointer(const KernelSetup& setup)
 }
 
 bool Checkpointer::due() {
-  return enabled() && ++chances_ >= setup_.config.checkpoint_min_gap && clock_s() - last_ >= every_s_;
+  return enabled() && ++chances_ >= setup_.config.checkpoint_min_gap && steady_seconds() - last_ >= every_s_;
 }
 
 std::string Checkpointer::rank_file(std::uint64_t generation, int rank) const {
@@ -148,7 +148,7 @@ CommittedState Checkpointer::decode(const std::string& bytes, const std::string&
 }
 
 void Checkpointer::save(const CommittedState& state) {
-  const double start = clock_s();
+  const double start = steady_seconds();
   const int rank = setup_.comm.rank();
   const std::uint64_t next = generation_ + 1;
   // Every rank writes its file; a failure anywhere leaves the previous checkpoint in force.
@@ -180,7 +180,7 @@ void Checkpointer::save(const CommittedState& state) {
   generation_ = next;
   ++saved_;
   chances_ = 0;
-  last_ = clock_s();
+  last_ = steady_seconds();
   seconds_ += last_ - start;
 }
 
@@ -195,7 +195,7 @@ std::optional<CommittedState> Checkpointer::restore() {
   const std::string file = rank_file(latest->generation, setup_.comm.rank());
   CommittedState state = decode(read_whole_file(file), file);
   generation_ = latest->generation;
-  last_ = clock_s();
+  last_ = steady_seconds();
   return state;
 }
 

@@ -56,6 +56,11 @@ class ProgressTicker {
   double last_ = 0;
 };
 
+// A monotonic wall clock, in seconds.
+inline double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 // Runs a handler, measuring its wall-clock time (microseconds) for timed LP types; -1 otherwise.
 template <class Run>
 double run_handler(bool timed, Run&& run) {

@@ -1,26 +1,19 @@
 // Progress reports for terminals: never part of the simulated state, so never in the results.
-#include <chrono>
-
 #include "kernel.hpp"
 
 namespace tracewarp {
 
 namespace detail {
-namespace {
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 ProgressTicker::ProgressTicker(const EngineConfig& config, bool reporting_rank)
     : config_(config),
       enabled_(reporting_rank && static_cast<bool>(config.progress)),
-      start_(seconds_now()),
+      start_(steady_seconds()),
       last_(start_) {}
 
 void ProgressTicker::tick(Time reached, std::uint64_t committed) {
   if (!enabled_) return;
-  const double now = seconds_now();
+  const double now = steady_seconds();
   if (now - last_ < 0.5) return;
   last_ = now;
   config_.progress(Progress{reached, config_.end_time, committed, now - start_});
