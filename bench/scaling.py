@@ -8,6 +8,7 @@ configuration must give the same checksum (PHOLD) or the same committed-event co
 
     /usr/bin/python3 bench/scaling.py --ranks 1 2 4 8 16 --reps 3
     /usr/bin/python3 bench/scaling.py --what replication --ranks 1 2 4 --reps 3
+    /usr/bin/python3 bench/scaling.py --what replication --ranks 1 8 16 --set engine.window_s=10
 
 Under Slurm, --launcher 'srun -n {n}'. Where tracewarp runs inside a container or chroot, give
 the command that enters it in --launcher and --launcher-seq, the binary's path inside it in
@@ -53,6 +54,8 @@ def replication_once(args, n, mode):
     tail = ["run", "-q", args.replication_config, "-o", os.path.join(args.out_dir, name)]
     if n > 1:
         tail += ["--set", f"engine.sync={mode}"]
+    for assignment in args.set:
+        tail += ["--set", assignment]
     run(launch(args, n, tail))
     path = os.path.join(args.read_root + args.out_dir if args.read_root else args.out_dir, name)
     with h5py.File(path, "r") as f:
@@ -101,6 +104,8 @@ def main():
     ap.add_argument("--phold-lps", type=int, default=16384)
     ap.add_argument("--phold-end", type=float, default=100)
     ap.add_argument("--replication-config", default=os.path.join(ROOT, "experiments", "replication", "scale.toml"))
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a configuration override for the replication runs (repeatable)")
     ap.add_argument("--out-dir", default="/tmp", help="where tracewarp writes the replication results files")
     ap.add_argument("--read-root", default="", help="prefix under which this script sees --out-dir")
     args = ap.parse_args()
@@ -110,7 +115,7 @@ def main():
             table(f"PHOLD, {args.phold_lps:,} LPs, 16 events/LP, end {args.phold_end:g}, remote {remote}",
                   lambda n, mode: phold_once(args, n, mode, remote), args.ranks, args.reps)
     if args.what in ("replication", "both"):
-        table(f"Replication, {os.path.basename(args.replication_config)}",
+        table(f"Replication, {os.path.basename(args.replication_config)}" + "".join(f", {a}" for a in args.set),
               lambda n, mode: replication_once(args, n, mode), args.ranks, args.reps)
 
 
