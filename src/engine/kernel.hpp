@@ -21,6 +21,9 @@ struct LocalLp {
   std::unique_ptr<LpRuntime> runtime;
   std::uint32_t checkpoint_interval;
   bool timed = false;  // LpTypeOptions::timed
+  // Bytes of one state copy (LpRuntime::state_bytes), kept here so that the optimistic kernel's
+  // memory accounting costs no virtual call per copy.
+  std::size_t state_bytes = 0;
 };
 
 inline constexpr std::uint32_t kNotLocal = ~0u;

@@ -84,8 +84,12 @@ class OptimisticKernel final : public KernelPort {
 
     for (;;) {
       std::uint64_t executed = 0;
+      std::uint32_t until_poll = 0;  // exchanges every poll_interval events, from the first
       while (executed < config_.gvt_interval) {
-        if (executed % config_.poll_interval == 0) exchange_messages();
+        if (until_poll-- == 0) {
+          exchange_messages();
+          until_poll = config_.poll_interval - 1;
+        }
         const std::uint32_t slot = next_executable();
         if (slot == kRemoteSlot) break;  // nothing this rank may execute before the next GVT
         if (check_mode_)
@@ -220,7 +224,7 @@ class OptimisticKernel final : public KernelPort {
     if (s.history.empty() || abs - s.last_checkpoint_abs >= s.lp->checkpoint_interval) {
       s.lp->runtime->push_snapshot();
       s.last_checkpoint_abs = abs;
-      snapshot_bytes_ += s.lp->runtime->state_bytes();
+      snapshot_bytes_ += s.lp->state_bytes;
     }
     ProcessedEvent& rec = s.history.push_back_slot();
     rec.slot = slot;
@@ -410,7 +414,7 @@ class OptimisticKernel final : public KernelPort {
 
   void drop_back_snapshot(LpState& s) {
     s.lp->runtime->pop_back_snapshot();
-    snapshot_bytes_ -= s.lp->runtime->state_bytes();
+    snapshot_bytes_ -= s.lp->state_bytes;
   }
 
   void release(std::uint32_t slot) {
@@ -499,7 +503,7 @@ class OptimisticKernel final : public KernelPort {
       for (std::uint32_t j = 0; j < rec.sent_count; ++j) s.sent.pop_front();
       if (rec.checkpoint_abs == s.base_abs) {
         s.lp->runtime->pop_front_snapshot();
-        snapshot_bytes_ -= s.lp->runtime->state_bytes();
+        snapshot_bytes_ -= s.lp->state_bytes;
       }
       release(rec.slot);
       s.history.pop_front();

@@ -67,7 +67,9 @@ RunStats Simulation::run() {
     for (LpId id = type.range.first; id < type.range.end(); ++id) {
       if (setup.partition.rank_of(id) != rank) continue;
       setup.local_index[id] = static_cast<std::uint32_t>(setup.lps.size());
-      setup.lps.push_back({id, type.make(id), type.options.checkpoint_interval, type.options.timed});
+      std::unique_ptr<detail::LpRuntime> runtime = type.make(id);
+      const std::size_t state_bytes = runtime->state_bytes();
+      setup.lps.push_back({id, std::move(runtime), type.options.checkpoint_interval, type.options.timed, state_bytes});
     }
   }
   setup.make_lp = [this](LpId id) {
