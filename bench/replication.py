@@ -24,6 +24,11 @@ ROOT = os.path.dirname(HERE)
 def run_once(cmd, out):
     subprocess.run(cmd + ["-o", out, "-q"], check=True, env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
                                                                   OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
+    return read_run(out)
+
+
+def read_run(out):
+    """The first run's engine statistics (summed or largest over ranks) and completion time."""
     with h5py.File(out, "r") as f:
         e = f["runs/run-0000/engine"]
         rows = e[()]
@@ -31,6 +36,7 @@ def run_once(cmd, out):
                 "efficiency": float(e.attrs["efficiency"]),
                 "rolled_back": int(rows["rolled_back"].sum()),
                 "peak_mib": max(int(r) for r in rows["peak_rss_bytes"]) / 2**20,
+                "rounds": int(rows["gvt_rounds"].max()),
                 "completion_s": float(f["runs/run-0000/summary"].attrs["completion_s"])}
 
 

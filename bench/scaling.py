@@ -48,7 +48,8 @@ def phold_once(args, n, mode, remote):
 
 
 def replication_once(args, n, mode):
-    import h5py  # only this part needs it
+    sys.path.insert(0, HERE)
+    from replication import read_run  # needs h5py: only this part does
 
     name = f"scaling-replication-{n}-{mode}.h5"
     tail = ["run", "-q", args.replication_config, "-o", os.path.join(args.out_dir, name)]
@@ -58,12 +59,7 @@ def replication_once(args, n, mode):
         tail += ["--set", assignment]
     run(launch(args, n, tail))
     path = os.path.join(args.read_root + args.out_dir if args.read_root else args.out_dir, name)
-    with h5py.File(path, "r") as f:
-        e = f["runs/run-0000/engine"]
-        rows = e[()]
-        result = {"wall_s": float(e.attrs["wall_s"]), "committed": int(e.attrs["committed"]),
-                  "rolled_back": int(rows["rolled_back"].sum()), "rounds": int(rows["gvt_rounds"].max()),
-                  "peak_mib": int(rows["peak_rss_bytes"].max()) / 2**20}
+    result = read_run(path)
     os.remove(path)
     result["identity"] = result["committed"]
     return result

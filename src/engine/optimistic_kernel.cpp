@@ -265,7 +265,7 @@ class OptimisticKernel final : public KernelPort {
       // An event beyond every key executed here cannot roll anything back: it joins the queue at
       // once. Others wait until the handler has returned.
       if (executed_bound_ < ev.key)
-        queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
+        enqueue(slot);
       else
         deferred_.push_back({slot, false});
     } else {
@@ -288,8 +288,9 @@ class OptimisticKernel final : public KernelPort {
     bool anti;
   };
 
-  // Local sends and cancellations are applied after the handler returns (never inside it), in
-  // the order they were made; applying them can roll back LPs, which adds more.
+  // Local sends that could be stragglers, and cancellations, are applied after the handler
+  // returns (never inside it), in the order they were made; applying them can roll back LPs,
+  // which adds more.
   void drain_deferred() {
     for (std::size_t i = 0; i < deferred_.size(); ++i) {
       const Delivery d = deferred_[i];
