@@ -107,10 +107,12 @@ class ConservativeKernel final : public KernelPort {
       const QueueEntry top = queue_.top();
       if (top.time >= window_end_) break;
       queue_.pop();
-      if (const QueueEntry* next = queue_.ahead(0)) {
-        __builtin_prefetch(&pool_[next->slot]);
-        __builtin_prefetch(setup_.lps[next->lp].runtime.get());
-      }
+      prefetch_upcoming(
+          queue_, pool_,
+          [this](std::uint32_t lp) {
+            return std::array<PrefetchRange, 2>{{{&setup_.lps[lp], sizeof(LocalLp)}, {&send_seq_[lp], 8}}};
+          },
+          [this](std::uint32_t lp) { return setup_.lps[lp].runtime.get(); });
       const Event& ev = pool_[top.slot];
       const LocalLp& lp = setup_.lps[top.lp];
       ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[top.lp], ev.kind());

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -343,6 +344,42 @@ class EventQueue {
   std::size_t size_ = 0;
   bool bottom_only_ = false;  // the bottom holds every pending event (see kLadderBound)
 };
+
+// With many LPs each event's LP and payload are cache misses; fetching them a few events ahead,
+// while the current handler runs, overlaps the misses. What the kernel keeps per LP goes first,
+// kRecordAhead events ahead — record_of(lp) gives it as up to two byte ranges — so that
+// kObjectAhead events later the LP object's address, object_of(lp), is read without a stall; the
+// event is fetched kObjectAhead ahead, and its first line again just before it runs.
+//
+// The prefetches are issued here, in an always-inlined function, never in a helper of their own:
+// GCC 12 finds such a helper free of side effects, marks it pure and deletes the calls to it (a
+// pure call whose result is unused is dead code). That silently removed every prefetch of the
+// sequential and optimistic kernels until 2026-11-24 — objdump showed none — and the 1 M-LP
+// PHOLD ran at half the speed it runs with them (docs/performance.md).
+struct PrefetchRange {
+  const void* at = nullptr;
+  std::size_t bytes = 0;
+};
+inline constexpr std::size_t kRecordAhead = 8;
+inline constexpr std::size_t kObjectAhead = 4;
+
+template <class RecordOf, class ObjectOf>
+[[gnu::always_inline]] inline void prefetch_upcoming(const EventQueue& queue, EventPool& pool, RecordOf&& record_of,
+                                                     ObjectOf&& object_of) {
+  if (const QueueEntry* far = queue.ahead(kRecordAhead)) {
+    for (const PrefetchRange& range : record_of(far->lp)) {
+      const auto* bytes = static_cast<const char*>(range.at);
+      for (std::size_t line = 0; line < range.bytes; line += 64) __builtin_prefetch(bytes + line);
+    }
+  }
+  if (const QueueEntry* near = queue.ahead(kObjectAhead)) {
+    const auto* event = reinterpret_cast<const char*>(&pool[near->slot]);
+    __builtin_prefetch(event);
+    __builtin_prefetch(event + 64);
+    __builtin_prefetch(object_of(near->lp));
+  }
+  if (const QueueEntry* next = queue.ahead(0)) __builtin_prefetch(&pool[next->slot]);
+}
 
 // What a rank's pending events occupy, for the memory budget.
 inline std::uint64_t pending_event_bytes(const EventPool& pool, const EventQueue& queue) {

@@ -185,24 +185,13 @@ class OptimisticKernel final : public KernelPort {
     return slot;
   }
 
-  // With many LPs each event's LP and payload are cache misses; fetching them a few events
-  // ahead, while the current handler runs, overlaps the misses. The LP's state record goes
-  // first, so that events later its runtime pointer can be read without a stall.
-  static constexpr std::size_t kRecordAhead = 8;
-  static constexpr std::size_t kObjectAhead = 4;
-  void prefetch_ahead() {
-    if (const QueueEntry* far = queue_.ahead(kRecordAhead)) {
-      const auto* state = reinterpret_cast<const char*>(&states_[far->lp]);
-      for (std::size_t line = 0; line < sizeof(LpState); line += 64) __builtin_prefetch(state + line);
-      __builtin_prefetch(&setup_.lps[far->lp]);
-    }
-    if (const QueueEntry* near = queue_.ahead(kObjectAhead)) {
-      const auto* event = reinterpret_cast<const char*>(&pool_[near->slot]);
-      __builtin_prefetch(event);
-      __builtin_prefetch(event + 64);
-      __builtin_prefetch(states_[near->lp].lp->runtime.get());
-    }
-    if (const QueueEntry* next = queue_.ahead(0)) __builtin_prefetch(&pool_[next->slot]);
+  [[gnu::always_inline]] void prefetch_ahead() {
+    prefetch_upcoming(
+        queue_, pool_,
+        [this](std::uint32_t lp) {
+          return std::array<PrefetchRange, 2>{{{&states_[lp], sizeof(LpState)}, {&setup_.lps[lp], sizeof(LocalLp)}}};
+        },
+        [this](std::uint32_t lp) { return states_[lp].lp->runtime.get(); });
   }
 
   // Time of the lowest pending event, dropping cancelled entries on the way.

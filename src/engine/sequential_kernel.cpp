@@ -67,20 +67,13 @@ class SequentialKernel final : public KernelPort {
     bool timed;  // LpTypeOptions::timed
   };
 
-  // With many LPs each event's LP and payload are cache misses; fetching them a few events
-  // ahead, while the current handler runs, overlaps the misses. The LP record goes first, so
-  // that two events later its runtime pointer can be read without a stall.
-  static constexpr std::size_t kRecordAhead = 8;
-  static constexpr std::size_t kObjectAhead = 4;
-  void prefetch_ahead() {
-    if (const QueueEntry* far = queue_.ahead(kRecordAhead)) __builtin_prefetch(&hot_[far->lp]);
-    if (const QueueEntry* near = queue_.ahead(kObjectAhead)) {
-      const auto* event = reinterpret_cast<const char*>(&pool_[near->slot]);
-      __builtin_prefetch(event);
-      __builtin_prefetch(event + 64);
-      __builtin_prefetch(hot_[near->lp].runtime);
-    }
-    if (const QueueEntry* next = queue_.ahead(0)) __builtin_prefetch(&pool_[next->slot]);
+  [[gnu::always_inline]] void prefetch_ahead() {
+    prefetch_upcoming(
+        queue_, pool_,
+        [this](std::uint32_t lp) {
+          return std::array<PrefetchRange, 1>{{{&hot_[lp], sizeof(HotLp)}}};
+        },
+        [this](std::uint32_t lp) { return hot_[lp].runtime; });
   }
 
   // Runs on_init, or restores the newest checkpoint; returns the events committed so far.
