@@ -30,6 +30,9 @@ class EventPool {
     if (!free_.empty()) {
       const std::uint32_t s = free_.back();
       free_.pop_back();
+      // The next slot handed out was freed long ago (at a fossil collection, in optimistic
+      // mode): fetch it for writing now, while the caller fills this one.
+      if (!free_.empty()) __builtin_prefetch(&(*this)[free_.back()], 1);
       return s;
     }
     if ((next_ & (kChunkSize - 1)) == 0 && (next_ >> kChunkBits) == chunks_.size()) {
