@@ -192,6 +192,9 @@ class OptimisticKernel final : public KernelPort {
           return std::array<PrefetchRange, 2>{{{&states_[lp], sizeof(LpState)}, {&setup_.lps[lp], sizeof(LocalLp)}}};
         },
         [this](std::uint32_t lp) { return states_[lp].lp->runtime.get(); });
+    // Two events ahead the LP object is in cache: where its next state copy goes can be read.
+    if (const QueueEntry* soon = queue_.ahead(2))
+      if (const void* slot = states_[soon->lp].lp->runtime->next_snapshot_slot()) __builtin_prefetch(slot, 1);
   }
 
   // Time of the lowest pending event, dropping cancelled entries on the way.

@@ -25,6 +25,8 @@ class LpRuntime {
   virtual void restore_back_snapshot() = 0;
   virtual void pop_back_snapshot() = 0;
   virtual void pop_front_snapshot() = 0;
+  // Where the next push_snapshot() will write, for the optimistic kernel to prefetch; or nullptr.
+  virtual const void* next_snapshot_slot() const = 0;
   virtual std::size_t state_bytes() const = 0;
 
   // For the rollback check: an opaque copy of the state and a comparison with it.
@@ -58,6 +60,7 @@ class LpAdapter final : public LpRuntime {
   void restore_back_snapshot() override { lp_ = snapshots_.back(); }
   void pop_back_snapshot() override { snapshots_.pop_back(); }
   void pop_front_snapshot() override { snapshots_.pop_front(); }
+  const void* next_snapshot_slot() const override { return snapshots_.next_slot(); }
   std::size_t state_bytes() const override { return sizeof(L); }
 
   std::shared_ptr<const void> copy_state() const override { return std::make_shared<const L>(lp_); }

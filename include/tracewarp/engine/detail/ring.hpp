@@ -35,6 +35,8 @@ class Ring {
       grow(T{});
     return (*this)[size_++];
   }
+  // Where the next push_back() will write (for prefetching); nullptr if it must grow first.
+  const T* next_slot() const noexcept { return size_ < slots_.size() ? &(*this)[size_] : nullptr; }
   void pop_back() noexcept { --size_; }
   void pop_front() noexcept {
     head_ = wrap(head_ + 1);
