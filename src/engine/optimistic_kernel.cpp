@@ -192,9 +192,14 @@ class OptimisticKernel final : public KernelPort {
           return std::array<PrefetchRange, 2>{{{&states_[lp], sizeof(LpState)}, {&setup_.lps[lp], sizeof(LocalLp)}}};
         },
         [this](std::uint32_t lp) { return states_[lp].lp->runtime.get(); });
-    // Two events ahead the LP object is in cache: where its next state copy goes can be read.
-    if (const QueueEntry* soon = queue_.ahead(2))
-      if (const void* slot = states_[soon->lp].lp->runtime->next_snapshot_slot()) __builtin_prefetch(slot, 1);
+    // Two events ahead the LP's record and object are in cache: where its next history record
+    // and state copy go can be read.
+    if (const QueueEntry* soon = queue_.ahead(2)) {
+      const LpState& s = states_[soon->lp];
+      if (const ProcessedEvent* record = s.history.next_slot()) __builtin_prefetch(record, 1);
+      if (const SentRef* sent = s.sent.next_slot()) __builtin_prefetch(sent, 1);
+      if (const void* copy = s.lp->runtime->next_snapshot_slot()) __builtin_prefetch(copy, 1);
+    }
   }
 
   // Time of the lowest pending event, dropping cancelled entries on the way.
