@@ -128,7 +128,7 @@ class ConservativeKernel final : public KernelPort {
 
   void enqueue(const Event& ev) {
     const std::uint32_t slot = pool_.alloc();
-    pool_[slot] = ev;
+    pool_.store(slot, ev);
     queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
   }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -46,6 +47,17 @@ class EventPool {
     --live_;
   }
   Event& operator[](std::uint32_t s) { return chunks_[s >> kChunkBits][s & (kChunkSize - 1)]; }
+  // Copies `ev` into slot s: the header word by word and only the payload words in use. A sent
+  // event was just written field by field; copying it whole, in wider loads than those stores,
+  // stalls on every load that spans two of them, and most payloads are far shorter than 64 bytes.
+  void store(std::uint32_t s, const Event& ev) {
+    Event& to = (*this)[s];
+    to.key = ev.key;
+    to.dest = ev.dest;
+    to.payload_size = ev.payload_size;
+    const std::uint32_t words = (ev.payload_size + 7) / 8;
+    for (std::uint32_t w = 0; w < words; ++w) std::memcpy(to.payload + 8 * w, ev.payload + 8 * w, 8);
+  }
   SlotInfo& info(std::uint32_t s) { return info_[s]; }
   std::size_t live() const { return live_; }
 

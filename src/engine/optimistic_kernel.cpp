@@ -122,7 +122,7 @@ class OptimisticKernel final : public KernelPort {
       for (std::size_t i = 0; i < states_.size(); ++i) states_[i].send_seq = restored->send_seq[i];
       for (const Event& ev : restored->pending) {
         const std::uint32_t slot = pool_.alloc();
-        pool_[slot] = ev;
+        pool_.store(slot, ev);
         pool_.info(slot) = {SlotState::pending, false};
         queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
       }
@@ -256,7 +256,7 @@ class OptimisticKernel final : public KernelPort {
     if (cancellable) ++current_record_->sent_count;
     if (setup_.local_index[ev.dest] != kNotLocal) {
       const std::uint32_t slot = pool_.alloc();
-      pool_[slot] = ev;
+      pool_.store(slot, ev);
       pool_.info(slot) = {SlotState::pending, false};
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, slot});
       // An event beyond every key executed here cannot roll anything back: it joins the queue at
@@ -326,7 +326,7 @@ class OptimisticKernel final : public KernelPort {
   void on_remote(const Event& ev, bool anti) {
     if (!anti) {
       const std::uint32_t slot = pool_.alloc();
-      pool_[slot] = ev;
+      pool_.store(slot, ev);
       pool_.info(slot) = {SlotState::pending, true};
       remote_index_.insert(ev.key, slot);
       enqueue(slot);

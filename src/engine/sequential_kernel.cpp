@@ -104,7 +104,7 @@ class SequentialKernel final : public KernelPort {
 
   void deliver(const Event& ev) override {
     const std::uint32_t slot = pool_.alloc();
-    pool_[slot] = ev;
+    pool_.store(slot, ev);
     queue_.push(ev.key.time, slot, static_cast<std::uint32_t>(ev.dest));
   }
   void emit(RecordTag tag, const void* row, std::uint32_t size) override {
