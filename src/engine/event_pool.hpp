@@ -6,7 +6,12 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <vector>
+
+#if __has_include(<sys/mman.h>)
+#include <sys/mman.h>
+#endif
 
 #include "tracewarp/engine/event.hpp"
 
@@ -23,7 +28,7 @@ struct SlotInfo {
 
 class EventPool {
  public:
-  static constexpr std::uint32_t kChunkBits = 12;
+  static constexpr std::uint32_t kChunkBits = 15;
   static constexpr std::uint32_t kChunkSize = 1u << kChunkBits;
 
   std::uint32_t alloc() {
@@ -37,7 +42,7 @@ class EventPool {
       return s;
     }
     if ((next_ & (kChunkSize - 1)) == 0 && (next_ >> kChunkBits) == chunks_.size()) {
-      chunks_.push_back(std::make_unique<Event[]>(kChunkSize));
+      chunks_.push_back(new_chunk());
       info_.resize(info_.size() + kChunkSize);
     }
     return next_++;
@@ -62,7 +67,22 @@ class EventPool {
   std::size_t live() const { return live_; }
 
  private:
-  std::vector<std::unique_ptr<Event[]>> chunks_;
+  // Chunks are 2 MiB-aligned and, on Linux, offered to the kernel for transparent huge pages:
+  // with millions of pending events every event touched is a TLB miss and every new page a fault.
+  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  struct ChunkDelete {
+    void operator()(Event* chunk) const { ::operator delete (chunk, std::align_val_t{kHugePage}); }
+  };
+  static std::unique_ptr<Event[], ChunkDelete> new_chunk() {
+    constexpr std::size_t bytes = sizeof(Event) * kChunkSize;
+    auto* chunk = static_cast<Event*>(::operator new (bytes, std::align_val_t{kHugePage}));
+#ifdef MADV_HUGEPAGE
+    madvise(chunk, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);  // a hint: failure changes nothing
+#endif
+    std::uninitialized_default_construct_n(chunk, kChunkSize);
+    return std::unique_ptr<Event[], ChunkDelete>(chunk);
+  }
+  std::vector<std::unique_ptr<Event[], ChunkDelete>> chunks_;
   std::vector<SlotInfo> info_;
   std::vector<std::uint32_t> free_;
   std::uint32_t next_ = 0;
