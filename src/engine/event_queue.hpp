@@ -363,14 +363,17 @@ struct PrefetchRange {
 inline constexpr std::size_t kRecordAhead = 8;
 inline constexpr std::size_t kObjectAhead = 4;
 
+// Every cache line of [at, at + bytes).
+[[gnu::always_inline]] inline void prefetch_lines(const void* at, std::size_t bytes) {
+  const auto* first = static_cast<const char*>(at);
+  for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(first + line);
+}
+
 template <class RecordOf, class ObjectOf>
 [[gnu::always_inline]] inline void prefetch_upcoming(const EventQueue& queue, EventPool& pool, RecordOf&& record_of,
                                                      ObjectOf&& object_of) {
   if (const QueueEntry* far = queue.ahead(kRecordAhead)) {
-    for (const PrefetchRange& range : record_of(far->lp)) {
-      const auto* bytes = static_cast<const char*>(range.at);
-      for (std::size_t line = 0; line < range.bytes; line += 64) __builtin_prefetch(bytes + line);
-    }
+    for (const PrefetchRange& range : record_of(far->lp)) prefetch_lines(range.at, range.bytes);
   }
   if (const QueueEntry* near = queue.ahead(kObjectAhead)) {
     const auto* event = reinterpret_cast<const char*>(&pool[near->slot]);

@@ -62,6 +62,7 @@ struct LpState {
 
   std::uint64_t end_abs() const { return base_abs + history.size(); }
   ProcessedEvent& at_abs(std::uint64_t abs) { return history[abs - base_abs]; }
+  const ProcessedEvent& at_abs(std::uint64_t abs) const { return history[abs - base_abs]; }
 };
 
 class OptimisticKernel final : public KernelPort {
@@ -478,19 +479,16 @@ class OptimisticKernel final : public KernelPort {
   // cache: they are fetched a few LPs ahead, in stages like prefetch_upcoming's (each stage reads
   // what the one before fetched). Always inlined: see prefetch_upcoming on why.
   [[gnu::always_inline]] void prefetch_for_commit(std::size_t i) {
-    if (i + 8 < dirty_.size()) {
-      const auto* state = reinterpret_cast<const char*>(&states_[dirty_[i + 8]]);
-      for (std::size_t line = 0; line < sizeof(LpState); line += 64) __builtin_prefetch(state + line);
-    }
+    if (i + 8 < dirty_.size()) prefetch_lines(&states_[dirty_[i + 8]], sizeof(LpState));
     if (i + 4 < dirty_.size()) {
       const LpState& s = states_[dirty_[i + 4]];
       __builtin_prefetch(s.lp);
-      if (s.committed_abs < s.end_abs()) __builtin_prefetch(&s.history[s.committed_abs - s.base_abs]);
+      if (s.committed_abs < s.end_abs()) __builtin_prefetch(&s.at_abs(s.committed_abs));
     }
     if (i + 2 < dirty_.size()) {
       const LpState& s = states_[dirty_[i + 2]];
       __builtin_prefetch(s.lp->runtime.get());
-      if (s.committed_abs < s.end_abs()) __builtin_prefetch(&pool_[s.history[s.committed_abs - s.base_abs].slot]);
+      if (s.committed_abs < s.end_abs()) __builtin_prefetch(&pool_[s.at_abs(s.committed_abs).slot]);
     }
   }
 
