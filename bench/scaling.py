@@ -67,9 +67,9 @@ def replication_once(args, n, mode):
 
 def table(title, once, ranks, reps):
     print(f"\n{title}\n")
-    print(f"| ranks | mode | wall s, median of {reps} (min-max) | speed-up | parallel efficiency | "
+    print(f"| ranks | mode | wall s, median of {reps} (min-max) | committed events/s | speed-up | parallel efficiency | "
           "rolled back / committed | GVT rounds or windows (max rank) | peak RSS (max rank) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     reference = None
     configs = [(n, mode) for n in ranks for mode in (["sequential"] if n == 1 else MODES)]
     for n, mode in configs:
@@ -84,7 +84,7 @@ def table(title, once, ranks, reps):
             base = med
         r = runs[0]
         speedup = base / med
-        print(f"| {n} | {mode} | {med:.3f} ({walls[0]:.3f}-{walls[-1]:.3f}) | {speedup:.2f}x | {speedup / n:.2f} | "
+        print(f"| {n} | {mode} | {med:.3f} ({walls[0]:.3f}-{walls[-1]:.3f}) | {r['committed'] / med / 1e6:.2f} M | {speedup:.2f}x | {speedup / n:.2f} | "
               f"{statistics.median(x['rolled_back'] for x in runs) / r['committed']:.4f} | {r['rounds']:,} | "
               f"{max(x['peak_mib'] for x in runs):.0f} MiB |", flush=True)
 
