@@ -112,7 +112,10 @@ class ConservativeKernel final : public KernelPort {
           [this](std::uint32_t lp) {
             return std::array<PrefetchRange, 2>{{{&setup_.lps[lp], sizeof(LocalLp)}, {&send_seq_[lp], 8}}};
           },
-          [this](std::uint32_t lp) { return setup_.lps[lp].runtime.get(); });
+          [this](std::uint32_t lp) {
+            const LocalLp& local = setup_.lps[lp];
+            return PrefetchRange{local.runtime.get(), local.object_bytes};
+          });
       const Event& ev = pool_[top.slot];
       const LocalLp& lp = setup_.lps[top.lp];
       ctx_.bind(*this, ev.dest, ev.time(), &send_seq_[top.lp], ev.kind());

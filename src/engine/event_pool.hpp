@@ -3,6 +3,7 @@
 // event it is processing while new events are allocated).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -52,16 +53,23 @@ class EventPool {
     --live_;
   }
   Event& operator[](std::uint32_t s) { return chunks_[s >> kChunkBits][s & (kChunkSize - 1)]; }
-  // Copies `ev` into slot s: the header word by word and only the payload words in use. A sent
-  // event was just written field by field; copying it whole, in wider loads than those stores,
-  // stalls on every load that spans two of them, and most payloads are far shorter than 64 bytes.
+  // Copies `ev` into slot s: the header and the payload words in use, one 8-byte word at a time.
+  // A sent event was just written field by field; a load wider than those stores, spanning two
+  // of them, cannot take its data from the store buffer and waits until both stores reach the
+  // cache — behind every older store still missing it. (GCC merged a plain copy of the key into
+  // such a 16-byte load; the empty asm keeps each word in a general register.) Most payloads are
+  // far shorter than 64 bytes.
   void store(std::uint32_t s, const Event& ev) {
-    Event& to = (*this)[s];
-    to.key = ev.key;
-    to.dest = ev.dest;
-    to.payload_size = ev.payload_size;
-    const std::uint32_t words = (ev.payload_size + 7) / 8;
-    for (std::uint32_t w = 0; w < words; ++w) std::memcpy(to.payload + 8 * w, ev.payload + 8 * w, 8);
+    static_assert(offsetof(Event, payload) % 8 == 0);
+    const std::size_t words = offsetof(Event, payload) / 8 + (ev.payload_size + 7) / 8;
+    auto* to = reinterpret_cast<char*>(&(*this)[s]);
+    const auto* from = reinterpret_cast<const char*>(&ev);
+    for (std::size_t w = 0; w < words; ++w) {
+      std::uint64_t word;
+      std::memcpy(&word, from + 8 * w, 8);
+      asm("" : "+r"(word));
+      std::memcpy(to + 8 * w, &word, 8);
+    }
   }
   SlotInfo& info(std::uint32_t s) { return info_[s]; }
   std::size_t live() const { return live_; }

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -28,6 +29,14 @@
 #include "event_pool.hpp"
 
 namespace tracewarp::detail {
+
+// Every cache line of [at, at + bytes), bytes > 0 (a range that does not start on a line
+// boundary reaches one line further than bytes / 64 steps from its start).
+[[gnu::always_inline]] inline void prefetch_lines(const void* at, std::size_t bytes) {
+  const auto* first = static_cast<const char*>(at);
+  for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(first + line);
+  __builtin_prefetch(first + bytes - 1);
+}
 
 struct QueueEntry {
   Time time;
@@ -209,7 +218,7 @@ class EventQueue {
     for (std::size_t r = 0;; ++r) {
       Rung& rung = rungs_[r];
       if (time >= rung.current_start()) {
-        rung.add(entry);
+        stage(entry, rung.buckets[rung.index_of(time)]);
         return;
       }
     }
@@ -260,9 +269,44 @@ class EventQueue {
     if (bottom_.empty()) refill();
   }
 
+  // A push into a rung reaches its bucket kStaged pushes later. With millions of pending events
+  // the bucket's record and the line its entry goes to are both cache misses, and the handler
+  // that pushed cannot wait for them: the record is fetched when the entry is staged, the tail
+  // line kStaged / 2 pushes later, and the entry written last. Only refill() reads the buckets,
+  // and it flushes the stage first; the order of entries within a bucket does not matter (the
+  // bottom sorts them).
+  static constexpr std::size_t kStaged = 8;
+  struct Staged {
+    QueueEntry entry;
+    std::vector<QueueEntry>* bucket;
+  };
+  void stage(const QueueEntry& entry, std::vector<QueueEntry>& bucket) {
+    if (staged_count_ == kStaged) {
+      const Staged& oldest = staged_[staged_head_];
+      oldest.bucket->push_back(oldest.entry);
+      staged_head_ = (staged_head_ + 1) % kStaged;
+      --staged_count_;
+    }
+    if (staged_count_ >= kStaged / 2) {
+      const std::vector<QueueEntry>& half = *staged_[(staged_head_ + staged_count_ - kStaged / 2) % kStaged].bucket;
+      if (half.size() < half.capacity()) __builtin_prefetch(half.data() + half.size(), 1);
+    }
+    prefetch_lines(&bucket, sizeof bucket);
+    staged_[(staged_head_ + staged_count_) % kStaged] = {entry, &bucket};
+    ++staged_count_;
+  }
+  void flush_staged() {
+    for (; staged_count_ > 0; --staged_count_) {
+      const Staged& oldest = staged_[staged_head_];
+      oldest.bucket->push_back(oldest.entry);
+      staged_head_ = (staged_head_ + 1) % kStaged;
+    }
+  }
+
   // Moves the earliest non-empty bucket into the bottom, splitting large buckets into finer
   // rungs and spreading the top into a new rung 0 when the ladder has run out.
   void refill() {
+    flush_staged();
     if (bottom_only_) {
       bottom_only_ = false;
       bottom_end_ = std::numeric_limits<Time>::min();
@@ -342,14 +386,18 @@ class EventQueue {
   Time top_min_ = std::numeric_limits<Time>::max();
   Time top_max_ = std::numeric_limits<Time>::min();
   std::size_t size_ = 0;
+  std::array<Staged, kStaged> staged_{};
+  std::size_t staged_head_ = 0;
+  std::size_t staged_count_ = 0;
   bool bottom_only_ = false;  // the bottom holds every pending event (see kLadderBound)
 };
 
 // With many LPs each event's LP and payload are cache misses; fetching them a few events ahead,
 // while the current handler runs, overlaps the misses. What the kernel keeps per LP goes first,
 // kRecordAhead events ahead — record_of(lp) gives it as up to two byte ranges — so that
-// kObjectAhead events later the LP object's address, object_of(lp), is read without a stall; the
-// event is fetched kObjectAhead ahead, and its first line again just before it runs.
+// kObjectAhead events later the LP object's address and size, object_of(lp), are read without a
+// stall and all of its lines fetched; the event is fetched kObjectAhead ahead, and its first line
+// again just before it runs.
 //
 // The prefetches are issued here, in an always-inlined function, never in a helper of their own:
 // GCC 12 finds such a helper free of side effects, marks it pure and deletes the calls to it (a
@@ -363,12 +411,6 @@ struct PrefetchRange {
 inline constexpr std::size_t kRecordAhead = 8;
 inline constexpr std::size_t kObjectAhead = 4;
 
-// Every cache line of [at, at + bytes).
-[[gnu::always_inline]] inline void prefetch_lines(const void* at, std::size_t bytes) {
-  const auto* first = static_cast<const char*>(at);
-  for (std::size_t line = 0; line < bytes; line += 64) __builtin_prefetch(first + line);
-}
-
 template <class RecordOf, class ObjectOf>
 [[gnu::always_inline]] inline void prefetch_upcoming(const EventQueue& queue, EventPool& pool, RecordOf&& record_of,
                                                      ObjectOf&& object_of) {
@@ -376,12 +418,15 @@ template <class RecordOf, class ObjectOf>
     for (const PrefetchRange& range : record_of(far->lp)) prefetch_lines(range.at, range.bytes);
   }
   if (const QueueEntry* near = queue.ahead(kObjectAhead)) {
-    const auto* event = reinterpret_cast<const char*>(&pool[near->slot]);
-    __builtin_prefetch(event);
-    __builtin_prefetch(event + 64);
-    __builtin_prefetch(object_of(near->lp));
+    prefetch_lines(&pool[near->slot], offsetof(Event, payload));
+    const PrefetchRange object = object_of(near->lp);
+    prefetch_lines(object.at, object.bytes);
   }
-  if (const QueueEntry* next = queue.ahead(0)) __builtin_prefetch(&pool[next->slot]);
+  // The header arrived by now: fetch the payload's lines (often none: the header's line holds it).
+  if (const QueueEntry* next = queue.ahead(0)) {
+    const Event& event = pool[next->slot];
+    if (event.payload_size != 0) prefetch_lines(event.payload, event.payload_size);
+  }
 }
 
 // What a rank's pending events occupy, for the memory budget.

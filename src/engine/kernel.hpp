@@ -2,6 +2,7 @@
 // placement of all LPs.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 
 #include <memory>
@@ -24,6 +25,18 @@ struct LocalLp {
   // Bytes of one state copy (LpRuntime::state_bytes), kept here so that the optimistic kernel's
   // memory accounting costs no virtual call per copy.
   std::size_t state_bytes = 0;
+  // Bytes from the runtime object's address through the end of the model's state: what
+  // execute() and commit() read of it (the vtable pointer, then the state), at most
+  // kObjectPrefetchBytes. The kernels prefetch all of it, not only its first line.
+  std::uint32_t object_bytes = 0;
+
+  static constexpr std::size_t kObjectPrefetchBytes = 256;
+  static std::uint32_t object_bytes_of(const LpRuntime& runtime) {
+    const auto* object = reinterpret_cast<const char*>(&runtime);
+    const auto* state = static_cast<const char*>(runtime.state());
+    const auto bytes = static_cast<std::size_t>(state - object) + runtime.state_bytes();
+    return static_cast<std::uint32_t>(std::min(bytes, kObjectPrefetchBytes));
+  }
 };
 
 inline constexpr std::uint32_t kNotLocal = ~0u;

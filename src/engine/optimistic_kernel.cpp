@@ -192,7 +192,10 @@ class OptimisticKernel final : public KernelPort {
         [this](std::uint32_t lp) {
           return std::array<PrefetchRange, 2>{{{&states_[lp], sizeof(LpState)}, {&setup_.lps[lp], sizeof(LocalLp)}}};
         },
-        [this](std::uint32_t lp) { return states_[lp].lp->runtime.get(); });
+        [this](std::uint32_t lp) {
+          const LocalLp& local = *states_[lp].lp;
+          return PrefetchRange{local.runtime.get(), local.object_bytes};
+        });
     // Two events ahead the LP's record and object are in cache: where its next history record
     // and state copy go can be read.
     if (const QueueEntry* soon = queue_.ahead(2)) {
@@ -487,7 +490,7 @@ class OptimisticKernel final : public KernelPort {
     }
     if (i + 2 < dirty_.size()) {
       const LpState& s = states_[dirty_[i + 2]];
-      __builtin_prefetch(s.lp->runtime.get());
+      prefetch_lines(s.lp->runtime.get(), s.lp->object_bytes);
       if (s.committed_abs < s.end_abs()) __builtin_prefetch(&pool_[s.at_abs(s.committed_abs).slot]);
     }
   }

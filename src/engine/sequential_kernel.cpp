@@ -19,7 +19,7 @@ class SequentialKernel final : public KernelPort {
     hot_.reserve(setup.lps.size());
     for (const LocalLp& lp : setup.lps) {
       if (lp.id != hot_.size()) throw InvariantError("sequential kernel: LPs must be local and in id order");
-      hot_.push_back({lp.runtime.get(), 0, lp.timed});
+      hot_.push_back({lp.runtime.get(), 0, lp.timed, lp.object_bytes});
     }
   }
 
@@ -64,7 +64,8 @@ class SequentialKernel final : public KernelPort {
   struct alignas(32) HotLp {
     LpRuntime* runtime;
     std::uint64_t send_seq;
-    bool timed;  // LpTypeOptions::timed
+    bool timed;                  // LpTypeOptions::timed
+    std::uint32_t object_bytes;  // LocalLp::object_bytes
   };
 
   [[gnu::always_inline]] void prefetch_ahead() {
@@ -73,7 +74,9 @@ class SequentialKernel final : public KernelPort {
         [this](std::uint32_t lp) {
           return std::array<PrefetchRange, 1>{{{&hot_[lp], sizeof(HotLp)}}};
         },
-        [this](std::uint32_t lp) { return hot_[lp].runtime; });
+        [this](std::uint32_t lp) {
+          return PrefetchRange{hot_[lp].runtime, hot_[lp].object_bytes};
+        });
   }
 
   // Runs on_init, or restores the newest checkpoint; returns the events committed so far.

@@ -69,7 +69,9 @@ RunStats Simulation::run() {
       setup.local_index[id] = static_cast<std::uint32_t>(setup.lps.size());
       std::unique_ptr<detail::LpRuntime> runtime = type.make(id);
       const std::size_t state_bytes = runtime->state_bytes();
-      setup.lps.push_back({id, std::move(runtime), type.options.checkpoint_interval, type.options.timed, state_bytes});
+      const std::uint32_t object_bytes = detail::LocalLp::object_bytes_of(*runtime);
+      setup.lps.push_back(
+          {id, std::move(runtime), type.options.checkpoint_interval, type.options.timed, state_bytes, object_bytes});
     }
   }
   setup.make_lp = [this](LpId id) {
