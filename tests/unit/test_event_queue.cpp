@@ -57,6 +57,12 @@ TEST_CASE("event queue: pops in full key order like one sorted list", "[unit][en
     }
     while (!q.empty()) q.pop();
   }
+  SECTION("fewer pushes into the rungs than the stage holds, then drained") {
+    for (int i = 0; i < 20000; ++i) q.push(static_cast<Time>(rng.below(1'000'000)));
+    const Time now = q.pop();  // lays the ladder out; later pushes go into its rungs
+    for (int i = 0; i < 3; ++i) q.push(now + 500'000 + static_cast<Time>(rng.below(400'000)));
+    while (!q.empty()) q.pop();
+  }
   SECTION("many simultaneous events, ties broken by the rest of the key") {
     for (int i = 0; i < 5000; ++i) q.push(42);
     for (int i = 0; i < 5000; ++i) q.push(static_cast<Time>(rng.below(3)) * 1'000'000);
