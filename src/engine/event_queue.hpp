@@ -396,8 +396,9 @@ class EventQueue {
 // while the current handler runs, overlaps the misses. What the kernel keeps per LP goes first,
 // kRecordAhead events ahead — record_of(lp) gives it as up to two byte ranges — so that
 // kObjectAhead events later the LP object's address and size, object_of(lp), are read without a
-// stall and all of its lines fetched; the event is fetched kObjectAhead ahead, and its first line
-// again just before it runs.
+// stall and all of its lines fetched. The event's header lines are fetched kObjectAhead ahead,
+// and its payload's lines, whose count the header gives, just before it runs. Every line fetched
+// is one the event uses: the loop is bound by how many misses the core keeps in flight.
 //
 // The prefetches are issued here, in an always-inlined function, never in a helper of their own:
 // GCC 12 finds such a helper free of side effects, marks it pure and deletes the calls to it (a
