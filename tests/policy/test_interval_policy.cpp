@@ -67,9 +67,12 @@ TEST_CASE("interval plan: windows cover the walltime from a boundary, inside the
 TEST_CASE("interval plan: running jobs hold their nodes in every interval begun before their requested end",
           "[unit][policy][interval]") {
   IntervalPlan plan(8, 0, parse_interval_pattern("1h:2h,2h:6h"));
-  plan.occupy_running(running(1, 0, 4, 90 * kMin));  // intervals beginning at 0 and 1h
-  plan.occupy_running(running(2, 4, 2, 2 * kHour));  // the 2h interval begins at its end: not held
-  plan.occupy_running(running(3, 6, 1, -kHour));     // past its walltime, not killed: still running now
+  const std::vector<RunningJob> jobs = {
+      running(2, 4, 2, 2 * kHour),  // the 2h interval begins at its end: not held
+      running(1, 0, 4, 90 * kMin),  // intervals beginning at 0 and 1h
+      running(3, 6, 1, -kHour),     // past its walltime, not killed: still running now
+  };
+  plan.occupy_running(jobs);
   REQUIRE(plan.mask_of(0) == 0b0011);
   REQUIRE(plan.mask_of(3) == 0b0011);
   REQUIRE(plan.mask_of(4) == 0b0011);
@@ -265,6 +268,124 @@ TEST_CASE("interval plan: the lowest free range equals a node-by-node search, as
       const std::int64_t expected = brute(want, mask, from, expected_longest);
       REQUIRE(plan.lowest_free_range(want, mask, from, &longest) == expected);
       if (expected < 0) REQUIRE(longest == expected_longest);
+    }
+  }
+}
+
+TEST_CASE("interval plan: free ranges, runs touching a range and freed cells equal a node-by-node look",
+          "[unit][policy][interval]") {
+  const IntervalPattern pattern = parse_interval_pattern("A");
+  RandomStream rng(13, 0);
+  IntervalPlan earlier(600, 0, pattern), plan(600, 0, pattern);
+  for (int step = 0; step < 200; ++step) {
+    const auto count = static_cast<std::uint32_t>(1 + rng.below(20));
+    const Time duration = (1 + static_cast<Time>(rng.below(20 * 60))) * kMin;
+    const IntervalPlan::Placement p = plan.earliest(count, duration);
+    if (p.interval == plan.intervals()) continue;
+    plan.occupy(p.first_node, count, p.mask);
+    if (step % 3 != 0) earlier.occupy(p.first_node, count, p.mask);  // what `plan` lacks is freed
+  }
+  // `earlier` is not a plan `plan` came from: cells it holds and `plan` does not are "freed".
+  std::vector<IntervalPlan::Cells> freed;
+  plan.freed_since(earlier, freed);
+  for (std::uint32_t n = 0; n < 600; ++n) {
+    std::uint64_t listed = 0;
+    for (const IntervalPlan::Cells& c : freed)
+      if (n >= c.first && n < c.first + c.count) listed |= c.mask;
+    REQUIRE(listed == (earlier.mask_of(n) & ~plan.mask_of(n)));
+  }
+  // The longest run free throughout `mask` overlapping [first, last), node by node.
+  const auto brute_touching = [&](std::uint32_t first, std::uint32_t last, std::uint64_t mask) {
+    std::uint32_t best = 0;
+    for (std::uint32_t n = 0; n < 600;) {
+      if (plan.mask_of(n) & mask) {
+        ++n;
+        continue;
+      }
+      std::uint32_t end = n;
+      while (end < 600 && (plan.mask_of(end) & mask) == 0) ++end;
+      if (n < last && end > first) best = std::max(best, end - n);
+      n = end;
+    }
+    return best;
+  };
+  for (int q = 0; q < 300; ++q) {
+    const auto first = static_cast<std::uint32_t>(rng.below(600));
+    const auto last = first + 1 + static_cast<std::uint32_t>(rng.below(std::min<std::uint64_t>(40, 600 - first)));
+    const std::size_t s = rng.below(plan.intervals());
+    const std::uint64_t mask = plan.window(s, (1 + static_cast<Time>(rng.below(6 * 60))) * kMin);
+    if (mask == 0) continue;
+    CAPTURE(q, first, last, s);
+    bool free = true;
+    for (std::uint32_t n = first; n < last; ++n) free = free && (plan.mask_of(n) & mask) == 0;
+    REQUIRE(plan.is_free(first, last - first, mask) == free);
+    REQUIRE(plan.longest_touching(first, last, mask) == brute_touching(first, last, mask));
+    std::array<std::uint32_t, 64> bounds{};
+    plan.touching_bounds(first, last, bounds);
+    for (std::size_t i = 0; i < plan.intervals(); ++i)  // a bound, and 0 where the range is all used
+      REQUIRE(bounds[i] >= brute_touching(first, last, std::uint64_t{1} << i));
+  }
+}
+
+TEST_CASE("interval scheduling: a pass that keeps the last pass's placements decides as one that searches all",
+          "[unit][policy][interval]") {
+  // A small machine run pass after pass: jobs arrive, start where the pass says, end early or
+  // at their walltime, and time moves on by less than an interval or by several. One policy
+  // remembers its last pass; a fresh one each pass searches every job. Every fifth pass the
+  // remembering policy is also shown an older input (as after a rollback) and must still agree.
+  constexpr std::uint32_t kNodes = 96;
+  const IntervalPattern pattern = parse_interval_pattern("10m:1h,30m:6h,2h:12h");
+  IntervalPolicy remembering(pattern);
+  RandomStream rng(17, 0);
+  struct Running {
+    RunningJob job;
+    Time end;
+  };
+  std::vector<Running> running;
+  std::vector<QueuedJob> queue;
+  JobId next_id = 1;
+  Time now = 0;
+  std::vector<std::pair<std::vector<RunningJob>, std::vector<QueuedJob>>> older;
+  const auto agree = [&](Time at, const std::vector<RunningJob>& run, const std::vector<QueuedJob>& q) {
+    std::uint32_t used = 0;
+    for (const RunningJob& r : run) used += r.nodes;
+    const SchedulingInput in{at, q, run, kNodes, kNodes - used, 0};
+    IntervalPolicy fresh(pattern);
+    const PassDecision a = remembering.pass(in), b = fresh.pass(in);
+    REQUIRE(a.start_now == b.start_now);
+    REQUIRE(a.first_nodes == b.first_nodes);
+    REQUIRE(a.plan_cells == b.plan_cells);
+    REQUIRE(a.reservations.size() == b.reservations.size());
+    for (std::size_t i = 0; i < a.reservations.size(); ++i) {
+      REQUIRE(a.reservations[i].id == b.reservations[i].id);
+      REQUIRE(a.reservations[i].start == b.reservations[i].start);
+    }
+    return a;
+  };
+  for (int pass = 0; pass < 600; ++pass) {
+    CAPTURE(pass);
+    now += rng.uniform() < 0.7 ? static_cast<Time>(rng.below(5 * 60)) * kTicksPerSecond
+                               : static_cast<Time>(rng.below(3 * 3600)) * kTicksPerSecond;
+    std::erase_if(running, [&](const Running& r) { return r.end <= now; });
+    for (int a = static_cast<int>(rng.below(4)); a-- > 0;)
+      queue.push_back(job(next_id++, 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.8 ? 12 : 60)),
+                          (1 + static_cast<Time>(rng.below(8 * 60))) * kMin));
+    std::vector<RunningJob> run;
+    for (const Running& r : running) run.push_back(r.job);
+    if (pass % 5 == 4 && !older.empty()) {
+      const auto& [old_run, old_queue] = older[rng.below(older.size())];
+      agree(now - static_cast<Time>(rng.below(3600)) * kTicksPerSecond, old_run, old_queue);
+    }
+    older.emplace_back(run, queue);
+    const PassDecision d = agree(now, run, queue);
+    for (std::size_t i = 0; i < d.start_now.size(); ++i) {
+      const auto it =
+          std::find_if(queue.begin(), queue.end(), [&](const QueuedJob& q) { return q.id == d.start_now[i]; });
+      const Time run_for = rng.uniform() < 0.8
+                               ? 1 + static_cast<Time>(rng.below(static_cast<std::uint64_t>(it->requested)))
+                               : it->requested;
+      running.push_back({RunningJob{it->id, it->nodes, now, now + it->requested, d.first_nodes[i]}, now + run_for});
+      queue.erase(it);
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <limits>
 
+#include "interval_memory.hpp"
 #include "pass_steps.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/parallel.hpp"
@@ -116,40 +117,175 @@ std::uint32_t IntervalPlan::end_of(std::size_t segment) const {
   return segment + 1 < segments_.size() ? segments_[segment + 1].first : nodes_;
 }
 
-std::size_t IntervalPlan::split(std::uint32_t node) {
-  auto it = std::upper_bound(segments_.begin(), segments_.end(), node,
-                             [](std::uint32_t n, const Segment& s) { return n < s.first; });
-  const std::size_t containing = static_cast<std::size_t>(it - segments_.begin()) - 1;
-  if (segments_[containing].first == node) return containing;
-  segments_.insert(it, {node, segments_[containing].used});
-  return containing + 1;
-}
-
 void IntervalPlan::occupy(std::uint32_t first, std::uint32_t count, std::uint64_t mask) {
-  if (count == 0 || first + count > nodes_) throw InvariantError("interval plan: nodes outside the machine");
-  const std::size_t from = split(first);
-  const std::size_t to = first + count < nodes_ ? split(first + count) : segments_.size();
-  for (std::size_t i = from; i < to; ++i) {
+  if (count == 0 || first >= nodes_ || count > nodes_ - first)
+    throw InvariantError("interval plan: nodes outside the machine");
+  const std::uint32_t last = first + count;
+  // Segments lo..hi hold the range; they and their neighbours (merged where equal) are
+  // rewritten in a scratch line, then put back with one move of the segments above.
+  const auto lo = static_cast<std::size_t>(segment_at(first) - segments_.data());
+  std::size_t hi = lo;
+  while (hi + 1 < segments_.size() && segments_[hi + 1].first < last) ++hi;
+  const std::size_t below = lo > 0 ? lo - 1 : lo, above = std::min(hi + 1, segments_.size() - 1);
+  std::vector<Segment>& line = scratch_;
+  line.clear();
+  const auto add = [&](Segment seg) {
+    if (line.empty() || line.back().used != seg.used) line.push_back(seg);
+  };
+  for (std::size_t i = below; i < lo; ++i) add(segments_[i]);
+  if (segments_[lo].first < first) add(segments_[lo]);
+  for (std::size_t i = lo; i <= hi; ++i) {
     if (segments_[i].used & mask)
-      throw InvariantError("interval plan: node " + std::to_string(segments_[i].first) + " used twice");
-    segments_[i].used |= mask;
+      throw InvariantError("interval plan: node " + std::to_string(std::max(segments_[i].first, first)) +
+                           " used twice");
+    add({std::max(segments_[i].first, first), segments_[i].used | mask});
   }
+  if (end_of(hi) > last) add({last, segments_[hi].used});
+  for (std::size_t i = hi + 1; i <= above; ++i) add(segments_[i]);
+  const std::size_t replaced = above - below + 1;
+  const auto at = segments_.begin() + static_cast<std::ptrdiff_t>(below);
+  if (line.size() > replaced)
+    segments_.insert(at + static_cast<std::ptrdiff_t>(replaced), line.size() - replaced, Segment{});
+  else
+    segments_.erase(at + static_cast<std::ptrdiff_t>(line.size()), at + static_cast<std::ptrdiff_t>(replaced));
+  std::copy(line.begin(), line.end(), segments_.begin() + static_cast<std::ptrdiff_t>(below));
   for (std::uint64_t m = mask; m != 0; m &= m - 1) free_[static_cast<std::size_t>(std::countr_zero(m))] -= count;
-  // Merge equal neighbours around the change so the line stays short.
-  const std::size_t lo = from > 0 ? from - 1 : 0, hi = std::min(to, segments_.size() - 1);
-  std::size_t out = lo;
-  for (std::size_t i = lo + 1; i <= hi; ++i)
-    if (segments_[i].used != segments_[out].used) segments_[++out] = segments_[i];
-  segments_.erase(segments_.begin() + static_cast<std::ptrdiff_t>(out + 1),
-                  segments_.begin() + static_cast<std::ptrdiff_t>(hi + 1));
 }
 
-void IntervalPlan::occupy_running(const RunningJob& job) {
+void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
   // Intervals that begin before the requested end; at least the first (the job runs now, even
   // past its walltime when jobs are not killed).
-  const auto past = std::lower_bound(begins_.begin(), begins_.end() - 1, job.requested_end);
-  const std::size_t count = std::max<std::size_t>(1, static_cast<std::size_t>(past - begins_.begin()));
-  occupy(job.first_node, job.nodes, bits(0, count - 1));
+  const auto held = [&](const RunningJob& job) {
+    const auto past = std::lower_bound(begins_.begin(), begins_.end() - 1, job.requested_end);
+    return bits(0, std::max<std::size_t>(1, static_cast<std::size_t>(past - begins_.begin())) - 1);
+  };
+  if (segments_.size() != 1 || segments_[0].used != 0) {  // not a fresh plan: one by one
+    for (const RunningJob& job : jobs) occupy(job.first_node, job.nodes, held(job));
+    return;
+  }
+  // A fresh plan is written in node order in one sweep.
+  std::vector<Cells> by_node;
+  by_node.reserve(jobs.size());
+  for (const RunningJob& job : jobs) {
+    if (job.nodes == 0 || job.first_node >= nodes_ || job.nodes > nodes_ - job.first_node)
+      throw InvariantError("interval plan: nodes outside the machine");
+    by_node.push_back({job.first_node, job.nodes, held(job)});
+  }
+  std::sort(by_node.begin(), by_node.end(), [](const Cells& a, const Cells& b) { return a.first < b.first; });
+  segments_.clear();
+  const auto add = [&](std::uint32_t first, std::uint64_t used) {
+    if (segments_.empty() || segments_.back().used != used) segments_.push_back({first, used});
+  };
+  std::uint32_t reached = 0;  // nodes below are written
+  for (const Cells& job : by_node) {
+    if (job.first < reached) throw InvariantError("interval plan: node " + std::to_string(job.first) + " used twice");
+    if (job.first > reached) add(reached, 0);
+    add(job.first, job.mask);
+    reached = job.first + job.count;
+    for (std::uint64_t m = job.mask; m != 0; m &= m - 1)
+      free_[static_cast<std::size_t>(std::countr_zero(m))] -= job.count;
+  }
+  if (reached < nodes_) add(reached, 0);
+}
+
+const IntervalPlan::Segment* IntervalPlan::segment_at(std::uint32_t node) const {
+  return &*std::prev(std::upper_bound(segments_.begin(), segments_.end(), node,
+                                      [](std::uint32_t n, const Segment& seg) { return n < seg.first; }));
+}
+
+bool IntervalPlan::is_free(std::uint32_t first, std::uint32_t count, std::uint64_t mask) const {
+  if (count == 0 || first >= nodes_ || count > nodes_ - first) return false;
+  const Segment* const end = segments_.data() + segments_.size();
+  for (const Segment* s = segment_at(first); s != end && s->first < first + count; ++s)
+    if ((s->used & mask) != 0) return false;
+  return true;
+}
+
+std::uint32_t IntervalPlan::longest_touching(std::uint32_t first, std::uint32_t last, std::uint64_t mask) const {
+  std::uint32_t longest = 0;
+  if (first >= std::min(last, nodes_)) return longest;
+  const Segment* const begin = segments_.data();
+  const Segment* const end = begin + segments_.size();
+  const Segment* s = segment_at(first);
+  // A free run holding `first` may begin further down.
+  if ((s->used & mask) == 0)
+    while (s != begin && (s[-1].used & mask) == 0) --s;
+  while (s != end && s->first < last) {
+    if ((s->used & mask) != 0) {
+      ++s;
+      continue;
+    }
+    const std::uint32_t run_first = s->first;
+    do ++s;
+    while (s != end && (s->used & mask) == 0);
+    longest = std::max(longest, (s == end ? nodes_ : s->first) - run_first);
+  }
+  return longest;
+}
+
+void IntervalPlan::touching_bounds(std::uint32_t first, std::uint32_t last,
+                                   std::array<std::uint32_t, 64>& bounds) const {
+  constexpr int kLookAside = 16;  // segments looked at on each side
+  last = std::min(last, nodes_);
+  const Segment* const begin = segments_.data();
+  const Segment* const end = begin + segments_.size();
+  const Segment* const at_first = segment_at(first);
+  std::uint64_t used_throughout = ~std::uint64_t{0};
+  for (const Segment* s = at_first; s != end && s->first < last; ++s) used_throughout &= s->used;
+  // Free nodes below `first`, per interval: a bit leaves `open` at the first segment using it.
+  std::array<std::uint32_t, 64> below, above;
+  std::uint64_t open = ~std::uint64_t{0};
+  const Segment* s = at_first;
+  std::uint32_t reached = first;  // nodes from here up to `first` are free in the open intervals
+  if (s->first < first) {         // the part of `first`'s segment below it
+    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) below[std::countr_zero(m)] = 0;
+    open &= ~s->used;
+    reached = s->first;
+  }
+  for (int step = 0; open != 0 && s != begin && step < kLookAside; ++step) {
+    --s;
+    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) below[std::countr_zero(m)] = first - reached;
+    open &= ~s->used;
+    reached = s->first;
+  }
+  for (std::uint64_t m = open; m != 0; m &= m - 1) below[std::countr_zero(m)] = first;  // assumed
+  // Free nodes from `last` on.
+  open = ~std::uint64_t{0};
+  s = last < nodes_ ? segment_at(last) : end;
+  reached = last;
+  if (s != end && s->first < last) {  // `last` inside a segment: it starts there
+    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) above[std::countr_zero(m)] = 0;
+    open &= ~s->used;
+    reached = end_of(static_cast<std::size_t>(s - begin));
+    ++s;
+  }
+  for (int step = 0; open != 0 && s != end && step < kLookAside; ++step, ++s) {
+    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) above[std::countr_zero(m)] = reached - last;
+    open &= ~s->used;
+    reached = end_of(static_cast<std::size_t>(s - begin));
+  }
+  for (std::uint64_t m = open; m != 0; m &= m - 1) above[std::countr_zero(m)] = nodes_ - last;  // assumed
+  for (std::size_t i = 0; i < intervals(); ++i)
+    bounds[i] = (used_throughout >> i & 1) != 0 ? 0 : below[i] + (last - first) + above[i];
+}
+
+void IntervalPlan::freed_since(const IntervalPlan& earlier, std::vector<Cells>& out) const {
+  if (earlier.nodes_ != nodes_) throw InvariantError("interval plan: comparing plans of different machines");
+  const std::size_t from = out.size();
+  std::size_t i = 0, j = 0;  // the segments of this plan and of `earlier` holding node n
+  for (std::uint32_t n = 0; n < nodes_;) {
+    const std::uint32_t next = std::min(end_of(i), earlier.end_of(j));
+    const std::uint64_t freed = earlier.segments_[j].used & ~segments_[i].used;
+    if (freed != 0) {
+      if (out.size() > from && out.back().mask == freed && out.back().first + out.back().count == n)
+        out.back().count += next - n;
+      else
+        out.push_back({n, next - n, freed});
+    }
+    n = next;
+    if (n == end_of(i)) ++i;
+    if (n == earlier.end_of(j)) ++j;
+  }
 }
 
 std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from,
@@ -158,8 +294,7 @@ std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t 
   // Most segments are used somewhere in the window: the first inner loop passes them with one
   // test each, the second extends a free run. The longest run stays in a register (a store
   // through `longest` on every used segment could alias the segments and forced a reload).
-  const Segment* s = &*std::prev(std::upper_bound(segments_.begin(), segments_.end(), from,
-                                                  [](std::uint32_t n, const Segment& seg) { return n < seg.first; }));
+  const Segment* s = segment_at(from);
   const Segment* const end = segments_.data() + segments_.size();
   std::uint32_t best = 0;
   for (;;) {
@@ -252,11 +387,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::a
   return none;
 }
 
-std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const {
-  auto it = std::upper_bound(segments_.begin(), segments_.end(), node,
-                             [](std::uint32_t n, const Segment& s) { return n < s.first; });
-  return std::prev(it)->used;
-}
+std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const { return segment_at(node)->used; }
 
 // The cells of a nodes x intervals table that a search reading start intervals 0..last (each
 // start's whole window, on every node) reads for a job of `duration`; it stops where windows
@@ -272,22 +403,35 @@ std::uint64_t table_cells(const std::array<std::uint64_t, 64>& masks, std::size_
 PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   IntervalPlan plan(in.total_nodes, in.now, pattern_);
-  for (const RunningJob& r : in.running) plan.occupy_running(r);
+  plan.occupy_running(in.running);
+  if (!memory_.of_last_pass) memory_.of_last_pass = std::make_shared<IntervalPassMemory>();
+  IntervalPassMemory& memory = *memory_.of_last_pass;
+  memory.begin(plan);
   // A job that did not fit rules out every later job at least as large and as long: the plan
   // only fills up during the pass, and longer windows contain shorter ones.
   std::vector<std::pair<std::uint32_t, Time>> failed;
   IntervalPlan::SearchMemo memo(plan.intervals());
-  std::array<std::uint64_t, 64> masks;
   for (const QueuedJob& job : detail::considered(in)) {
     detail::check_fits_machine(job, in);
-    const std::size_t starts = plan.windows(job.requested, masks);
+    JobWindows windows(plan, job.requested);
     if (std::any_of(failed.begin(), failed.end(),
                     [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {
-      out.plan_cells += table_cells(masks, starts, in.total_nodes, plan.intervals());  // a table would search
+      // What a table would search.
+      out.plan_cells += table_cells(windows.masks(), windows.starts(), in.total_nodes, plan.intervals());
+      memory.skipped(job);
       continue;
     }
-    const IntervalPlan::Placement p = plan.earliest(job.nodes, masks, starts, &memo);
-    out.plan_cells += table_cells(masks, starts, in.total_nodes, p.interval);
+    IntervalPlan::Placement p;
+    std::uint64_t cells = 0;
+    if (const auto kept = memory.kept(job, plan, windows)) {
+      p = kept->place, cells = kept->plan_cells;
+    } else {
+      p = plan.earliest(job.nodes, windows.masks(), windows.starts(), &memo);
+      cells = table_cells(windows.masks(), windows.starts(), in.total_nodes, p.interval);
+      memory.searched(p);
+    }
+    memory.placed(job, p, cells);
+    out.plan_cells += cells;
     if (p.interval == plan.intervals()) {
       failed.emplace_back(job.nodes, job.requested);
       continue;
@@ -299,6 +443,7 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
       out.first_nodes.push_back(p.first_node);
     }
   }
+  memory.end();
   return out;
 }
 

@@ -21,6 +21,8 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,7 @@ class IntervalPlan {
  public:
   IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern);
 
+  std::uint32_t nodes() const { return nodes_; }
   std::size_t intervals() const { return begins_.size() - 1; }
   Time begin(std::size_t interval) const { return begins_[interval]; }
   // The intervals a job starting at `first_interval` for `duration` needs, as a bit mask; 0 if
@@ -57,13 +60,34 @@ class IntervalPlan {
   std::size_t windows(Time duration, std::array<std::uint64_t, 64>& masks) const;
   // Marks nodes [first, first + count) used in the intervals of `mask`.
   void occupy(std::uint32_t first, std::uint32_t count, std::uint64_t mask);
-  // A running job: used from the first interval up to its requested end.
-  void occupy_running(const RunningJob& job);
+  // Running jobs: each used from the first interval up to its requested end. On a fresh plan
+  // they are written in one sweep.
+  void occupy_running(std::span<const RunningJob> jobs);
   // The lowest first node of `count` contiguous nodes free in every interval of `mask`, or -1;
   // the caller may know that none starts below `from`. On failure, `longest` (if given) is the
   // longest free run from `from` on.
   std::int64_t lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from = 0,
                                  std::uint32_t* longest = nullptr) const;
+  // Whether nodes [first, first + count) are free in every interval of `mask`.
+  bool is_free(std::uint32_t first, std::uint32_t count, std::uint64_t mask) const;
+  // The longest run of nodes free throughout `mask` that overlaps nodes [first, last); 0 if none.
+  std::uint32_t longest_touching(std::uint32_t first, std::uint32_t last, std::uint64_t mask) const;
+  // For every interval at once, a bound on the longest run free in it that overlaps nodes
+  // [first, last): 0 where those nodes are all used, else the free nodes next to them on both
+  // sides (looked for over a few segments, then assumed) plus their own count. A run free
+  // throughout a window is no longer than the least bound over the window's intervals.
+  void touching_bounds(std::uint32_t first, std::uint32_t last, std::array<std::uint32_t, 64>& bounds) const;
+
+  // Nodes [first, first + count) in the intervals of `mask`.
+  struct Cells {
+    std::uint32_t first;
+    std::uint32_t count;
+    std::uint64_t mask;
+    bool operator==(const Cells&) const = default;
+  };
+  // The cells used in `earlier` (a plan of the same nodes and intervals) and free in this one,
+  // appended to `out` lowest node first, neighbours with the same mask merged.
+  void freed_since(const IntervalPlan& earlier, std::vector<Cells>& out) const;
 
   struct Placement {
     std::size_t interval;  // first interval; intervals() if none inside the horizon
@@ -121,7 +145,7 @@ class IntervalPlan {
     std::uint32_t first;  // first node; the segment lasts until the next one's first
     std::uint64_t used;   // bit k: used during interval k
   };
-  std::size_t split(std::uint32_t node);  // makes `node` a segment start; returns its index
+  const Segment* segment_at(std::uint32_t node) const;  // the segment holding `node`
   std::uint32_t end_of(std::size_t segment) const;
 
   // Whether every interval of `mask` has at least `count` nodes free in all (not necessarily
@@ -132,7 +156,10 @@ class IntervalPlan {
   std::vector<Time> begins_;  // start time of each interval, then the horizon's end
   std::vector<Segment> segments_;
   std::vector<std::uint32_t> free_;  // nodes free in each interval
+  std::vector<Segment> scratch_;     // occupy()'s working line
 };
+
+class IntervalPassMemory;
 
 class IntervalPolicy {
  public:
@@ -146,7 +173,16 @@ class IntervalPolicy {
   TRACEWARP_PERSIST()  // the pattern is configuration; each pass builds its own plan
 
  private:
+  // What the last pass placed, kept where provably unchanged (src/policy/batch/interval_memory.hpp).
+  // A memo, not state: answers are the same without it, every use is checked against the pass's
+  // own input, so copies of the policy (the engine's saved states) may share it, and equality and
+  // checkpoints leave it out. Made at the first pass, so two schedulers never share one.
+  struct Memory {
+    std::shared_ptr<IntervalPassMemory> of_last_pass;
+    bool operator==(const Memory&) const { return true; }
+  };
   IntervalPattern pattern_;
+  Memory memory_;
 };
 
 }  // namespace tracewarp::batch

@@ -1,0 +1,114 @@
+// What an interval-scheduling pass keeps of the one before it, so that it can take over every
+// placement that provably did not change instead of searching for it again (internal to
+// src/policy/batch/). The answers are the same with or without it.
+//
+// Why a placement can be kept. The last pass placed its jobs one by one, job j at the earliest
+// start, then lowest node, free in plan P_j (its start plan plus the jobs placed before j). This
+// pass places the same jobs on plan Q (its own start plan plus what it has placed so far). Let F
+// hold every cell of P_j that is not in Q: the cells the last pass's start plan and started jobs
+// held that are free now (jobs ended, running jobs' tails fell out of the horizon as time moved
+// on), and the old cells of every earlier job that was not placed where it was. A place that
+// comes before j's old one (earlier start, or the same start and a lower node) was not free in
+// P_j; if it is free in Q, it must cover a cell of F. So j's old place is still its earliest if it
+// is free in Q and no run of j's node count free in Q through one of j's earlier windows touches
+// a cell of F (checked per group of cells, IntervalPlan::longest_touching; Q only fills up during
+// a pass, so a run found once bounds every later check of the same group and window). A job that
+// fit nowhere is kept the same way over all its windows. The check is conservative: when it
+// fails, the job is searched.
+//
+// The memory is checked against the pass's own input at every use (ids, node counts, the plans
+// themselves), so one left over from a rolled-back pass, or from any other input, costs searches,
+// never an answer.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "tracewarp/policy/batch/interval.hpp"
+
+namespace tracewarp::batch {
+
+// A job's windows in a plan (IntervalPlan::windows), computed at the first use: a job whose
+// place is kept rarely needs them.
+class JobWindows {
+ public:
+  JobWindows(const IntervalPlan& plan, Time duration) : plan_(plan), duration_(duration) {}
+  const std::array<std::uint64_t, 64>& masks() {
+    if (!ready_) starts_ = plan_.windows(duration_, masks_), ready_ = true;
+    return masks_;
+  }
+  std::size_t starts() { return masks(), starts_; }
+
+ private:
+  const IntervalPlan& plan_;
+  Time duration_;
+  bool ready_ = false;
+  std::size_t starts_ = 0;
+  std::array<std::uint64_t, 64> masks_;
+};
+
+class IntervalPassMemory {
+ public:
+  // A pass starts: `start` holds the running jobs. Learns what was freed since the last pass.
+  void begin(const IntervalPlan& start);
+  // The place `job` had in the last pass if it is still its earliest in `plan` (intervals() as
+  // the interval if it still fits nowhere); nullopt if it must be searched. Call once per job
+  // the pass does not skip, in queue order, then searched() if the answer was nullopt.
+  struct Kept {
+    IntervalPlan::Placement place;
+    std::uint64_t plan_cells;  // what the pass counted for the job (PassDecision::plan_cells)
+  };
+  std::optional<Kept> kept(const QueuedJob& job, const IntervalPlan& plan, JobWindows& windows);
+  // The search's answer for the job kept() could not answer.
+  void searched(const IntervalPlan::Placement& p);
+  // The pass skipped `job` without a search (a larger or longer job already fit nowhere).
+  void skipped(const QueuedJob& job);
+  // What the pass did with a job it did not skip.
+  void placed(const QueuedJob& job, const IntervalPlan::Placement& p, std::uint64_t plan_cells);
+  // The pass ends; the jobs it starts now join the plan the next pass compares its own with.
+  void end();
+
+ private:
+  struct Record {
+    JobId id;
+    std::uint32_t nodes;
+    Time requested;
+    bool searched;                  // false: skipped by the pass, nothing known
+    IntervalPlan::Placement place;  // place.interval == intervals(): fit nowhere
+    std::uint64_t plan_cells;
+  };
+  void forget(const Record& r);  // `r`'s old cells are not (known to be) in this pass's plan
+  void add_freed(const IntervalPlan::Cells& cells);
+  // Whether a run of `count` nodes free throughout `window` in `plan` may touch freed_[f].
+  bool may_touch(std::size_t f, std::uint32_t count, std::uint64_t window, const IntervalPlan& plan);
+
+  std::optional<IntervalPlan> base_;  // the last pass's start plan with its started jobs
+  std::vector<Record> last_;          // the last pass's jobs, in its order
+  bool last_by_id_ = false;           // whether last_ is in id order (the only order kept() reads)
+  std::size_t next_ = 0;              // first record of last_ not yet matched
+  std::optional<Record> pending_;     // the record kept() could not confirm
+
+  std::optional<IntervalPlan> start_;  // this pass's start plan
+  std::vector<Record> now_;            // this pass's jobs
+  // F above, in groups of cells. For each group, once looked at: per interval a bound on the
+  // longest free run touching it (IntervalPlan::touching_bounds; Q only fills up, so a bound
+  // stays one), kept as a table of minima over 2^j intervals so a window's bound is two reads.
+  struct Freed {
+    IntervalPlan::Cells cells;
+    bool bounded = false;
+    std::uint32_t most = 0;                                // the largest bound over the group's own intervals
+    std::array<std::array<std::uint32_t, 64>, 7> least{};  // [j][i]: least bound over i..i+2^j-1
+  };
+  std::vector<Freed> freed_;
+  std::vector<IntervalPlan::Cells> freed_cells_;  // scratch of begin()
+  std::size_t freed_count_ = 0;                   // freed_[0..count) are this pass's (the rest is kept storage)
+  // [group][first interval][last interval]: the longest run touching the group found so far
+  // (a bound for the rest of the pass), or the largest uint32 if not looked at.
+  std::vector<std::uint32_t> touching_;
+  std::size_t intervals_ = 0;
+  bool given_up_ = false;  // F grew too large to be worth checking
+};
+
+}  // namespace tracewarp::batch
