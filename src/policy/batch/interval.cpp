@@ -413,7 +413,7 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   IntervalPlan::SearchMemo memo(plan.intervals());
   for (const QueuedJob& job : detail::considered(in)) {
     detail::check_fits_machine(job, in);
-    JobWindows windows(plan, job.requested);
+    JobWindows windows(memory.windows, plan, job.requested);
     if (std::any_of(failed.begin(), failed.end(),
                     [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {
       // What a table would search.

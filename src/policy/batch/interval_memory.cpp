@@ -14,6 +14,7 @@ constexpr std::size_t kMostFreed = 12;
 }  // namespace
 
 void IntervalPassMemory::begin(const IntervalPlan& start) {
+  windows.trim();
   freed_count_ = 0;
   now_.clear();
   next_ = 0;

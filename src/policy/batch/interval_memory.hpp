@@ -24,29 +24,52 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "tracewarp/policy/batch/interval.hpp"
 
 namespace tracewarp::batch {
 
-// A job's windows in a plan (IntervalPlan::windows), computed at the first use: a job whose
-// place is kept rarely needs them.
-class JobWindows {
+// The windows of each walltime (IntervalPlan::windows), which depend only on the pattern (the
+// boundaries are relative to the pass time): computed once per walltime, then looked up.
+class WindowCache {
  public:
-  JobWindows(const IntervalPlan& plan, Time duration) : plan_(plan), duration_(duration) {}
-  const std::array<std::uint64_t, 64>& masks() {
-    if (!ready_) starts_ = plan_.windows(duration_, masks_), ready_ = true;
-    return masks_;
+  // Between passes: a trace of ever new walltimes must not grow it without end.
+  void trim() {
+    if (cache_.size() > 1 << 16) cache_.clear();
   }
-  std::size_t starts() { return masks(), starts_; }
+  struct Windows {
+    std::array<std::uint64_t, 64> masks;
+    std::size_t starts;
+  };
+  const Windows& of(const IntervalPlan& plan, Time duration) {
+    auto [it, added] = cache_.try_emplace(duration);
+    if (added) it->second.starts = plan.windows(duration, it->second.masks);
+    return it->second;
+  }
 
  private:
+  std::unordered_map<Time, Windows> cache_;
+};
+
+// A job's windows, looked up at the first use: a job whose place is kept rarely needs them.
+class JobWindows {
+ public:
+  JobWindows(WindowCache& cache, const IntervalPlan& plan, Time duration)
+      : cache_(cache), plan_(plan), duration_(duration) {}
+  const std::array<std::uint64_t, 64>& masks() { return get().masks; }
+  std::size_t starts() { return get().starts; }
+
+ private:
+  const WindowCache::Windows& get() {
+    if (windows_ == nullptr) windows_ = &cache_.of(plan_, duration_);
+    return *windows_;
+  }
+  WindowCache& cache_;
   const IntervalPlan& plan_;
   Time duration_;
-  bool ready_ = false;
-  std::size_t starts_ = 0;
-  std::array<std::uint64_t, 64> masks_;
+  const WindowCache::Windows* windows_ = nullptr;
 };
 
 class IntervalPassMemory {
@@ -69,6 +92,8 @@ class IntervalPassMemory {
   void placed(const QueuedJob& job, const IntervalPlan::Placement& p, std::uint64_t plan_cells);
   // The pass ends; the jobs it starts now join the plan the next pass compares its own with.
   void end();
+
+  WindowCache windows;
 
  private:
   struct Record {
