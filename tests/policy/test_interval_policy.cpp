@@ -331,11 +331,12 @@ TEST_CASE("interval scheduling: a pass that keeps the last pass's placements dec
           "[unit][policy][interval]") {
   // A small machine run pass after pass: jobs arrive, start where the pass says, end early or
   // at their walltime, and time moves on by less than an interval or by several. One policy
-  // remembers its last pass; a fresh one each pass searches every job. Every fifth pass the
-  // remembering policy is also shown an older input (as after a rollback) and must still agree.
+  // remembers its last pass; a fresh one each pass, and one told to plan from scratch, search
+  // every job. Every fifth pass the remembering policy is also shown an older input (as after a
+  // rollback) and must still agree.
   constexpr std::uint32_t kNodes = 96;
   const IntervalPattern pattern = parse_interval_pattern("10m:1h,30m:6h,2h:12h");
-  IntervalPolicy remembering(pattern);
+  IntervalPolicy remembering(pattern), from_scratch(pattern, IntervalPolicy::Passes::from_scratch);
   RandomStream rng(17, 0);
   struct Running {
     RunningJob job;
@@ -351,7 +352,10 @@ TEST_CASE("interval scheduling: a pass that keeps the last pass's placements dec
     for (const RunningJob& r : run) used += r.nodes;
     const SchedulingInput in{at, q, run, kNodes, kNodes - used, 0};
     IntervalPolicy fresh(pattern);
-    const PassDecision a = remembering.pass(in), b = fresh.pass(in);
+    const PassDecision a = remembering.pass(in), b = fresh.pass(in), c = from_scratch.pass(in);
+    REQUIRE(c.start_now == b.start_now);
+    REQUIRE(c.first_nodes == b.first_nodes);
+    REQUIRE(c.plan_cells == b.plan_cells);
     REQUIRE(a.start_now == b.start_now);
     REQUIRE(a.first_nodes == b.first_nodes);
     REQUIRE(a.plan_cells == b.plan_cells);

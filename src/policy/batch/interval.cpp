@@ -189,8 +189,15 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
 }
 
 const IntervalPlan::Segment* IntervalPlan::segment_at(std::uint32_t node) const {
-  return &*std::prev(std::upper_bound(segments_.begin(), segments_.end(), node,
-                                      [](std::uint32_t n, const Segment& seg) { return n < seg.first; }));
+  // Branch-free binary search (the last segment starting at or below `node`): a pass asks this
+  // for every placement and check, and the comparisons are unpredictable.
+  const Segment* base = segments_.data();
+  for (std::size_t n = segments_.size(); n > 1;) {
+    const std::size_t half = n / 2;
+    base = base[half].first <= node ? base + half : base;
+    n -= half;
+  }
+  return base;
 }
 
 bool IntervalPlan::is_free(std::uint32_t first, std::uint32_t count, std::uint64_t mask) const {
@@ -406,7 +413,7 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   plan.occupy_running(in.running);
   if (!memory_.of_last_pass) memory_.of_last_pass = std::make_shared<IntervalPassMemory>();
   IntervalPassMemory& memory = *memory_.of_last_pass;
-  memory.begin(plan);
+  memory.begin(plan, passes_ == Passes::keep_places);
   // A job that did not fit rules out every later job at least as large and as long: the plan
   // only fills up during the pass, and longer windows contain shorter ones.
   std::vector<std::pair<std::uint32_t, Time>> failed;

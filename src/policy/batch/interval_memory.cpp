@@ -13,7 +13,7 @@ namespace {
 constexpr std::size_t kMostFreed = 12;
 }  // namespace
 
-void IntervalPassMemory::begin(const IntervalPlan& start) {
+void IntervalPassMemory::begin(const IntervalPlan& start, bool keep) {
   windows.trim();
   freed_count_ = 0;
   now_.clear();
@@ -21,6 +21,13 @@ void IntervalPassMemory::begin(const IntervalPlan& start) {
   pending_.reset();
   touching_.clear();
   intervals_ = start.intervals();
+  keeping_ = keep;
+  if (!keep) {  // nothing is kept, nothing recorded for the next pass
+    base_.reset();
+    last_.clear();
+    given_up_ = true;
+    return;
+  }
   given_up_ = !base_ || base_->nodes() != start.nodes() || base_->intervals() != start.intervals() || !last_by_id_;
   freed_cells_.clear();
   if (!given_up_) start.freed_since(*base_, freed_cells_);
@@ -113,14 +120,15 @@ void IntervalPassMemory::searched(const IntervalPlan::Placement& p) {
 }
 
 void IntervalPassMemory::skipped(const QueuedJob& job) {
-  now_.push_back({job.id, job.nodes, job.requested, false, {}, 0});
+  if (keeping_) now_.push_back({job.id, job.nodes, job.requested, false, {}, 0});
 }
 
 void IntervalPassMemory::placed(const QueuedJob& job, const IntervalPlan::Placement& p, std::uint64_t plan_cells) {
-  now_.push_back({job.id, job.nodes, job.requested, true, p, plan_cells});
+  if (keeping_) now_.push_back({job.id, job.nodes, job.requested, true, p, plan_cells});
 }
 
 void IntervalPassMemory::end() {
+  if (!keeping_) return;
   std::swap(base_, start_);  // the old base's buffers take the next start plan
   for (const Record& r : now_)
     if (r.searched && r.place.interval == 0) base_->occupy(r.place.first_node, r.nodes, r.place.mask);

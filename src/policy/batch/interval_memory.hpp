@@ -74,8 +74,9 @@ class JobWindows {
 
 class IntervalPassMemory {
  public:
-  // A pass starts: `start` holds the running jobs. Learns what was freed since the last pass.
-  void begin(const IntervalPlan& start);
+  // A pass starts: `start` holds the running jobs. Learns what was freed since the last pass;
+  // with `keep` false, the pass keeps nothing (only the windows are looked up).
+  void begin(const IntervalPlan& start, bool keep);
   // The place `job` had in the last pass if it is still its earliest in `plan` (intervals() as
   // the interval if it still fits nowhere); nullopt if it must be searched. Call once per job
   // the pass does not skip, in queue order, then searched() if the answer was nullopt.
@@ -133,6 +134,7 @@ class IntervalPassMemory {
   // (a bound for the rest of the pass), or the largest uint32 if not looked at.
   std::vector<std::uint32_t> touching_;
   std::size_t intervals_ = 0;
+  bool keeping_ = false;   // begin()'s `keep`
   bool given_up_ = false;  // F grew too large to be worth checking
 };
 

@@ -10,6 +10,9 @@ const io::ParamTable<PolicySettings>& policy_params() {
       io::ParamTable<P>("batch")
           .text("interval_pattern", &P::interval_pattern,
                 "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h")
+          .flag("interval_from_scratch", &P::interval_from_scratch,
+                "policy interval: search every job at every pass instead of keeping the places that provably did "
+                "not change (same decisions; for pass wall times like a scheduler that plans from scratch)")
           .number("wrsa_alpha", &P::wrsa_alpha,
                   "policies wrsa-or, wrsa-ar: a reservation may move to T0 + (alpha - 1) x its walltime (wrsa.hpp)",
                   {.min = 1})
@@ -28,7 +31,9 @@ const std::vector<BatchPolicyInfo>& batch_policies() {
        [](const PolicySettings&) -> AnyBatchPolicy { return ConservativeBackfillPolicy{}; }},
       {"interval", "K computer interval scheduling: contiguous ranges planned on interval boundaries", true,
        [](const PolicySettings& s) -> AnyBatchPolicy {
-         return IntervalPolicy{parse_interval_pattern(s.interval_pattern)};
+         return IntervalPolicy{parse_interval_pattern(s.interval_pattern), s.interval_from_scratch
+                                                                               ? IntervalPolicy::Passes::from_scratch
+                                                                               : IntervalPolicy::Passes::keep_places};
        }},
       {"lwjf", "largest WRSA job first: FCFS over the queue in descending WRSA, stops at the first misfit", false,
        [](const PolicySettings&) -> AnyBatchPolicy { return LwjfPolicy{}; }},

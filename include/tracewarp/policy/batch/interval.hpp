@@ -164,7 +164,12 @@ class IntervalPassMemory;
 class IntervalPolicy {
  public:
   bool reads_wrsa() const { return false; }
-  explicit IntervalPolicy(IntervalPattern pattern) : pattern_(std::move(pattern)) {}
+  // keep_places: a pass keeps the last pass's placements that provably did not change (the same
+  // decisions, less work); from_scratch: every pass searches every job, as a scheduler without
+  // that memory would (for its pass wall times).
+  enum class Passes : std::uint8_t { keep_places, from_scratch };
+  explicit IntervalPolicy(IntervalPattern pattern, Passes passes = Passes::keep_places)
+      : pattern_(std::move(pattern)), passes_(passes) {}
   // A job longer than the horizon never fits in it.
   Time longest_plannable() const { return pattern_.horizon(); }
   PassDecision pass(const SchedulingInput& in);
@@ -182,6 +187,7 @@ class IntervalPolicy {
     bool operator==(const Memory&) const { return true; }
   };
   IntervalPattern pattern_;
+  Passes passes_;
   Memory memory_;
 };
 

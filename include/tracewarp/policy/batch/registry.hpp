@@ -21,6 +21,7 @@ using AnyBatchPolicy = std::variant<FcfsPolicy, EasyBackfillPolicy, Conservative
 // Every policy's parameters (keys batch.*), declared by the policies that read them.
 struct PolicySettings {
   std::string interval_pattern = "A";        // interval
+  bool interval_from_scratch = false;        // interval
   double wrsa_alpha = WrsaSettings{}.alpha;  // wrsa-or, wrsa-ar
   double wrsa_beta = WrsaSettings{}.beta;    // the scores every WRSA policy reads
   WrsaSettings wrsa() const { return {wrsa_alpha, wrsa_beta}; }
