@@ -301,7 +301,7 @@ std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t 
   // Most segments are used somewhere in the window: the first inner loop passes them with one
   // test each, the second extends a free run. The longest run stays in a register (a store
   // through `longest` on every used segment could alias the segments and forced a reload).
-  const Segment* s = segment_at(from);
+  const Segment* s = from == 0 ? segments_.data() : segment_at(from);
   const Segment* const end = segments_.data() + segments_.size();
   std::uint32_t best = 0;
   for (;;) {
