@@ -83,6 +83,16 @@ TEST_CASE("interval plan: running jobs hold their nodes in every interval begun 
   REQUIRE(plan.lowest_free_range(2, 0b0100) == 0);
   REQUIRE(plan.lowest_free_range(2, 0b0010) == 6);               // nodes 6-7 are free from 1h
   REQUIRE_THROWS_AS(plan.occupy(3, 2, 0b0010), InvariantError);  // node 3 is used at 1h already
+  // On a plan already holding something, running jobs are added one by one: the same masks.
+  IntervalPlan stepwise(8, 0, parse_interval_pattern("1h:2h,2h:6h"));
+  stepwise.occupy(7, 1, 0b1000);
+  stepwise.occupy_running(jobs);
+  for (std::uint32_t n = 0; n < 7; ++n) REQUIRE(stepwise.mask_of(n) == plan.mask_of(n));
+  REQUIRE(stepwise.mask_of(7) == 0b1000);
+  // Two running jobs on one node is a model error, on a fresh plan too.
+  IntervalPlan fresh(8, 0, parse_interval_pattern("1h:2h,2h:6h"));
+  const std::vector<RunningJob> overlapping = {running(1, 0, 4, kHour), running(2, 3, 2, kHour)};
+  REQUIRE_THROWS_AS(fresh.occupy_running(overlapping), InvariantError);
 }
 
 TEST_CASE("interval scheduling: FCFS order, earliest interval, lowest range, backfill of later jobs",
