@@ -35,9 +35,10 @@ namespace tracewarp::batch {
 // boundaries are relative to the pass time): computed once per walltime, then looked up.
 class WindowCache {
  public:
-  // Between passes: a trace of ever new walltimes must not grow it without end.
+  // Between passes: a trace of ever new walltimes must not grow it without end (4,096 entries,
+  // about 2.3 MB; a year of the K computer mix has 1,435 distinct walltimes, RICC 154).
   void trim() {
-    if (cache_.size() > 1 << 16) cache_.clear();
+    if (cache_.size() > 4096) cache_.clear();
   }
   struct Windows {
     std::array<std::uint64_t, 64> masks;
