@@ -1,12 +1,14 @@
 // Micro-benchmarks of the batch policies: the cost of one scheduling pass as the queue grows
 // (the term that dominates EASY on an overloaded machine; see docs/performance.md).
 //   build/bench/tracewarp_bench_policies --benchmark_filter=Easy
+//   build/bench/tracewarp_bench_policies --benchmark_filter=Interval
 #include <benchmark/benchmark.h>
 
 #include <vector>
 
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
+#include "tracewarp/policy/batch/interval.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
 #include "tracewarp/policy/batch/queue_index.hpp"
 
@@ -64,6 +66,50 @@ void ShadowFromRunning(benchmark::State& state) {  // what EASY computes instead
   for (auto _ : state) benchmark::DoNotOptimize(shadow_of(0, 3, s.running, {}, 40));
 }
 BENCHMARK(ShadowFromRunning);
+
+// Interval scheduling on the K computer's small group: 9,216 nodes full of running jobs of 1-384
+// contiguous nodes, pattern A, a queue of jobs of 1-384 nodes and up to 24 h.
+struct IntervalSituation {
+  static constexpr std::uint32_t kNodes = 9216;
+  std::vector<RunningJob> running;
+  std::vector<QueuedJob> queue;
+  explicit IntervalSituation(std::size_t queued) {
+    RandomStream rng(5, 5);
+    const auto nodes = [&] { return 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.8 ? 32 : 384)); };
+    for (std::uint32_t first = 0, id = 0; first < kNodes; ++id) {
+      const std::uint32_t n = std::min(nodes(), kNodes - first);
+      running.push_back({id, n, 0, from_seconds(static_cast<std::int64_t>(60 + rng.below(86400))), first});
+      first += n;
+    }
+    for (std::uint64_t i = 0; i < queued; ++i)
+      queue.push_back({100000 + i, nodes(), from_seconds(static_cast<std::int64_t>(600 + rng.below(86400))), 0});
+  }
+  SchedulingInput input(Time now, std::size_t skip_running = 0) const {
+    return {now, queue, std::span(running).subspan(skip_running), kNodes, 0, 0};
+  }
+};
+
+// from_scratch: every pass searches every job. time_moves: passes alternate between two times a
+// minute apart (running jobs' tails leave intervals), the places of the last pass are kept where
+// they provably did not change. job_ends: passes alternate between the machine full and its
+// first running job gone (freed space: placements cascade).
+enum class IntervalCase { from_scratch, time_moves, job_ends };
+void IntervalPass(benchmark::State& state, IntervalCase c) {
+  const IntervalSituation s(static_cast<std::size_t>(state.range(0)));
+  IntervalPolicy policy(parse_interval_pattern("A"), c == IntervalCase::from_scratch
+                                                         ? IntervalPolicy::Passes::from_scratch
+                                                         : IntervalPolicy::Passes::keep_places);
+  bool odd = false;
+  for (auto _ : state) {
+    odd = !odd;
+    const Time now = c == IntervalCase::time_moves && odd ? from_seconds(std::int64_t{60}) : 0;
+    benchmark::DoNotOptimize(policy.pass(s.input(now, c == IntervalCase::job_ends && odd ? 1 : 0)));
+  }
+  state.SetComplexityN(state.range(0));
+}
+BENCHMARK_CAPTURE(IntervalPass, from_scratch, IntervalCase::from_scratch)->RangeMultiplier(4)->Range(64, 1024);
+BENCHMARK_CAPTURE(IntervalPass, time_moves, IntervalCase::time_moves)->RangeMultiplier(4)->Range(64, 1024);
+BENCHMARK_CAPTURE(IntervalPass, job_ends, IntervalCase::job_ends)->RangeMultiplier(4)->Range(64, 1024);
 
 }  // namespace
 
