@@ -177,15 +177,19 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
     if (segments_.empty() || segments_.back().used != used) segments_.push_back({first, used});
   };
   std::uint32_t reached = 0;  // nodes below are written
+  // A running job holds a prefix of the intervals: nodes_held_upto[c] counts the nodes of the
+  // jobs that hold intervals 0..c-1, summed into the free counts once at the end.
+  std::array<std::uint32_t, kMaxIntervals + 1> nodes_held_upto{};
   for (const Cells& job : by_node) {
     if (job.first < reached) throw InvariantError("interval plan: node " + std::to_string(job.first) + " used twice");
     if (job.first > reached) add(reached, 0);
     add(job.first, job.mask);
     reached = job.first + job.count;
-    for (std::uint64_t m = job.mask; m != 0; m &= m - 1)
-      free_[static_cast<std::size_t>(std::countr_zero(m))] -= job.count;
+    nodes_held_upto[static_cast<std::size_t>(std::bit_width(job.mask))] += job.count;
   }
   if (reached < nodes_) add(reached, 0);
+  std::uint32_t held_now = 0;  // nodes of the jobs that hold interval i
+  for (std::size_t i = intervals(); i-- > 0;) free_[i] -= held_now += nodes_held_upto[i + 1];
 }
 
 const IntervalPlan::Segment* IntervalPlan::segment_at(std::uint32_t node) const {
