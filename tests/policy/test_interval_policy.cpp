@@ -406,8 +406,8 @@ TEST_CASE("interval scheduling: a pass that keeps the last pass's placements dec
 
 TEST_CASE("interval plan: running jobs written in one sweep equal them added one by one", "[unit][policy][interval]") {
   // Random running jobs on 2,000 nodes; one plan takes them all at once (the sweep, with the
-  // free count per interval summed at the end), the other one by one. Every node's mask and
-  // every search must agree (the search rules starts out by the free counts).
+  // free count per interval summed at the end), the other one by one. Every node's mask, every
+  // interval's free count (node by node) and every search must agree.
   const IntervalPattern pattern = parse_interval_pattern("A");
   RandomStream rng(23, 0);
   std::vector<RunningJob> jobs;
@@ -421,6 +421,13 @@ TEST_CASE("interval plan: running jobs written in one sweep equal them added one
   sweep.occupy_running(jobs);
   for (const RunningJob& j : jobs) stepwise.occupy_running(std::span(&j, 1));
   for (std::uint32_t n = 0; n < 2000; ++n) REQUIRE(sweep.mask_of(n) == stepwise.mask_of(n));
+  for (std::size_t i = 0; i < sweep.intervals(); ++i) {
+    std::uint32_t free = 0;
+    for (std::uint32_t n = 0; n < 2000; ++n) free += (sweep.mask_of(n) >> i & 1) == 0;
+    CAPTURE(i);
+    REQUIRE(sweep.free_in(i) == free);
+    REQUIRE(stepwise.free_in(i) == free);
+  }
   for (int q = 0; q < 200; ++q) {
     const auto count = static_cast<std::uint32_t>(1 + rng.below(q < 100 ? 40 : 600));
     const Time duration = (1 + static_cast<Time>(rng.below(30 * 60))) * kMin;

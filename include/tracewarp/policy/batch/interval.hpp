@@ -139,6 +139,8 @@ class IntervalPlan {
 
   // Used-interval mask of every node, for tests: node -> mask.
   std::uint64_t mask_of(std::uint32_t node) const;
+  // Nodes free during `interval` (not necessarily contiguous).
+  std::uint32_t free_in(std::size_t interval) const { return free_[interval]; }
 
  private:
   struct Segment {
