@@ -400,17 +400,6 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::a
 
 std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const { return segment_at(node)->used; }
 
-// The cells of a nodes x intervals table that a search reading start intervals 0..last (each
-// start's whole window, on every node) reads for a job of `duration`; it stops where windows
-// leave the horizon.
-std::uint64_t table_cells(const std::array<std::uint64_t, 64>& masks, std::size_t starts, std::uint32_t nodes,
-                          std::size_t last) {
-  std::uint64_t intervals = 0;
-  for (std::size_t s = 0; s <= last && s < starts; ++s)  // a window is a run of bits
-    intervals += static_cast<std::uint64_t>(64 - std::countl_zero(masks[s]) - std::countr_zero(masks[s]));
-  return intervals * nodes;
-}
-
 PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   IntervalPlan plan(in.total_nodes, in.now, pattern_);
@@ -427,8 +416,8 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
     JobWindows windows(memory.windows, plan, job.requested);
     if (std::any_of(failed.begin(), failed.end(),
                     [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {
-      // What a table would search.
-      out.plan_cells += table_cells(windows.masks(), windows.starts(), in.total_nodes, plan.intervals());
+      // The cells a nodes x intervals table search would read: every start's window, every node.
+      out.plan_cells += std::uint64_t{windows.get().intervals_through(plan.intervals())} * in.total_nodes;
       memory.skipped(job);
       continue;
     }
@@ -438,7 +427,7 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
       p = kept->place, cells = kept->plan_cells;
     } else {
       p = plan.earliest(job.nodes, windows.masks(), windows.starts(), &memo);
-      cells = table_cells(windows.masks(), windows.starts(), in.total_nodes, p.interval);
+      cells = std::uint64_t{windows.get().intervals_through(p.interval)} * in.total_nodes;  // up to its start
       memory.searched(p);
     }
     memory.placed(job, p, cells);

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
@@ -43,10 +44,21 @@ class WindowCache {
   struct Windows {
     std::array<std::uint64_t, 64> masks;
     std::size_t starts;
+    // The intervals of the windows of starts 0..s together (what a table search reading those
+    // starts reads per node: PassDecision::plan_cells).
+    std::array<std::uint32_t, 64> intervals_upto;
+    std::uint32_t intervals_through(std::size_t last) const {
+      return starts == 0 ? 0 : intervals_upto[std::min(last, starts - 1)];
+    }
   };
   const Windows& of(const IntervalPlan& plan, Time duration) {
     auto [it, added] = cache_.try_emplace(duration);
-    if (added) it->second.starts = plan.windows(duration, it->second.masks);
+    if (added) {
+      Windows& w = it->second;
+      w.starts = plan.windows(duration, w.masks);
+      for (std::uint32_t s = 0, sum = 0; s < w.starts; ++s)  // a window is a run of bits
+        w.intervals_upto[s] = sum += static_cast<std::uint32_t>(std::bit_width(w.masks[s]) - s);
+    }
     return it->second;
   }
 
@@ -61,12 +73,12 @@ class JobWindows {
       : cache_(cache), plan_(plan), duration_(duration) {}
   const std::array<std::uint64_t, 64>& masks() { return get().masks; }
   std::size_t starts() { return get().starts; }
-
- private:
   const WindowCache::Windows& get() {
     if (windows_ == nullptr) windows_ = &cache_.of(plan_, duration_);
     return *windows_;
   }
+
+ private:
   WindowCache& cache_;
   const IntervalPlan& plan_;
   Time duration_;
