@@ -74,7 +74,7 @@ bool IntervalPassMemory::may_touch(std::size_t f, std::uint32_t count, std::uint
 void IntervalPassMemory::forget(const Record& r) {
   // A job started by the last pass (first interval) is in base_; what of it is free now is in
   // freed_ already.
-  if (!r.searched || r.place.interval == 0 || r.place.interval >= start_->intervals()) return;
+  if (!r.searched || r.place.interval == 0 || r.place.interval >= intervals_) return;
   add_freed({r.place.first_node, r.nodes, r.place.mask});
 }
 

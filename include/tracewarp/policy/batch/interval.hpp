@@ -16,6 +16,8 @@
 // used (at most 64 intervals), so checking a window of intervals on a segment is one AND.
 // The search over start intervals is spread over TBB threads when the plan is large, and its
 // result — the earliest fitting interval, lowest range — does not depend on the thread count.
+// A pass takes over the last pass's placements that provably did not change instead of
+// searching for them again (src/policy/batch/interval_memory.hpp); the decisions are the same.
 #pragma once
 
 #include <array>
