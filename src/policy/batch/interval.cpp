@@ -418,7 +418,6 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
                     [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {
       // The cells a nodes x intervals table search would read: every start's window, every node.
       out.plan_cells += std::uint64_t{windows.get().intervals_through(plan.intervals())} * in.total_nodes;
-      memory.skipped(job);
       continue;
     }
     IntervalPlan::Placement p;

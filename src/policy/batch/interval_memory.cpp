@@ -74,7 +74,7 @@ bool IntervalPassMemory::may_touch(std::size_t f, std::uint32_t count, std::uint
 void IntervalPassMemory::forget(const Record& r) {
   // A job started by the last pass (first interval) is in base_; what of it is free now is in
   // freed_ already.
-  if (!r.searched || r.place.interval == 0 || r.place.interval >= intervals_) return;
+  if (r.place.interval == 0 || r.place.interval >= intervals_) return;
   add_freed({r.place.first_node, r.nodes, r.place.mask});
 }
 
@@ -88,7 +88,7 @@ std::optional<IntervalPassMemory::Kept> IntervalPassMemory::kept(const QueuedJob
   std::for_each(from, it, [&](const Record& r) { forget(r); });    // no longer queued
   next_ = static_cast<std::size_t>(it - last_.begin()) + 1;
   const Record& r = *it;
-  if (!r.searched || r.nodes != job.nodes || r.requested != job.requested) {
+  if (r.nodes != job.nodes || r.requested != job.requested) {
     forget(r);
     return std::nullopt;
   }
@@ -119,19 +119,15 @@ void IntervalPassMemory::searched(const IntervalPlan::Placement& p) {
   pending_.reset();
 }
 
-void IntervalPassMemory::skipped(const QueuedJob& job) {
-  if (keeping_) now_.push_back({job.id, job.nodes, job.requested, false, {}, 0});
-}
-
 void IntervalPassMemory::placed(const QueuedJob& job, const IntervalPlan::Placement& p, std::uint64_t plan_cells) {
-  if (keeping_) now_.push_back({job.id, job.nodes, job.requested, true, p, plan_cells});
+  if (keeping_) now_.push_back({job.id, job.nodes, job.requested, p, plan_cells});
 }
 
 void IntervalPassMemory::end() {
   if (!keeping_) return;
   std::swap(base_, start_);  // the old base's buffers take the next start plan
   for (const Record& r : now_)
-    if (r.searched && r.place.interval == 0) base_->occupy(r.place.first_node, r.nodes, r.place.mask);
+    if (r.place.interval == 0) base_->occupy(r.place.first_node, r.nodes, r.place.mask);
   last_.swap(now_);
   last_by_id_ = std::adjacent_find(last_.begin(), last_.end(),
                                    [](const Record& a, const Record& b) { return a.id >= b.id; }) == last_.end();

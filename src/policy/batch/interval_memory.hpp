@@ -100,9 +100,8 @@ class IntervalPassMemory {
   std::optional<Kept> kept(const QueuedJob& job, const IntervalPlan& plan, JobWindows& windows);
   // The search's answer for the job kept() could not answer.
   void searched(const IntervalPlan::Placement& p);
-  // The pass skipped `job` without a search (a larger or longer job already fit nowhere).
-  void skipped(const QueuedJob& job);
-  // What the pass did with a job it did not skip.
+  // What the pass did with a job it did not skip. A skipped job (a larger or longer job already
+  // fit nowhere) is not recorded: the next pass searches it as if it were new.
   void placed(const QueuedJob& job, const IntervalPlan::Placement& p, std::uint64_t plan_cells);
   // The pass ends; the jobs it starts now join the plan the next pass compares its own with.
   void end();
@@ -114,7 +113,6 @@ class IntervalPassMemory {
     JobId id;
     std::uint32_t nodes;
     Time requested;
-    bool searched;                  // false: skipped by the pass, nothing known
     IntervalPlan::Placement place;  // place.interval == intervals(): fit nowhere
     std::uint64_t plan_cells;
   };
