@@ -9,11 +9,12 @@
 //   execute()          runs one event, saving state first (every event or every k-th)
 //   rollback()         undoes an LP back to a key: anti-messages, requeue, restore, coast forward
 //   annihilate()       a cancellation meets its event (pending: dropped; processed: rollback)
-//   gvt_round()        the GVT algorithm (see transport.hpp)
+//   open_round()       the GVT algorithm (see transport.hpp), with round_ended()
 //   fossil_collect()   commit below GVT, then free what no rollback can need
 //   check_event()      rollback-check mode: execute, undo, redo, compare
 //   save_checkpoint()  undo everything uncommitted, wait for quiet, save (checkpoint.hpp)
 #include <algorithm>
+#include <limits>
 
 #include "checkpoint.hpp"
 #include "event_pool.hpp"
@@ -83,27 +84,49 @@ class OptimisticKernel final : public KernelPort {
   RankStats run() {
     start();
 
+    // A GVT round opens every gvt_interval events (or when nothing may run) and goes on while
+    // the rank executes: its reductions are non-blocking, tested at every poll and once more
+    // when the next round is due. A rank never waits for a round while it has events to run
+    // (waiting for the slowest rank was most of a round's cost), so the next round opens at
+    // the first test that finds this one ended.
+    std::uint64_t executed = 0;    // since the last round opened
+    std::uint32_t until_poll = 0;  // exchanges every poll_interval events, from the first
     for (;;) {
-      std::uint64_t executed = 0;
-      std::uint32_t until_poll = 0;  // exchanges every poll_interval events, from the first
-      while (executed < config_.gvt_interval) {
-        if (until_poll-- == 0) {
-          exchange_messages();
-          until_poll = config_.poll_interval - 1;
+      if (until_poll-- == 0) {
+        exchange_messages();
+        until_poll = config_.poll_interval - 1;
+        if (round_open_ && round_ended()) {
+          fossil_collect(gvt_);
+          progress_.tick(gvt_, stats_.committed);
+          if (gvt_ >= end_) break;
+          // A checkpoint undoes every event above GVT: one more at the same GVT would save
+          // the same state and undo the work since, and could do so forever.
+          if (checkpoint_agreed_ && gvt_ > saved_gvt_) {
+            save_checkpoint();
+            executed = 0;  // the next round waits for gvt_interval events of the work redone
+          }
         }
-        const std::uint32_t slot = next_executable();
-        if (slot == kRemoteSlot) break;  // nothing this rank may execute before the next GVT
-        if (check_mode_)
-          check_event(slot);
-        else
-          execute(slot);
-        ++executed;
       }
-      gvt_round();
-      fossil_collect(gvt_);
-      progress_.tick(gvt_, stats_.committed);
-      if (gvt_ >= end_) break;
-      if (checkpoint_agreed_) save_checkpoint();
+      if (executed >= config_.gvt_interval) {
+        if (!round_open_) {
+          open_round();
+          executed = 0;
+        } else if (executed == config_.gvt_interval) {
+          until_poll = 0;  // the next round is due: test this one at once
+        }
+      }
+      const std::uint32_t slot = next_executable();
+      if (slot == kRemoteSlot) {  // nothing this rank may execute before a new GVT
+        if (!round_open_) open_round();
+        executed = 0;
+        until_poll = 0;
+        continue;
+      }
+      if (check_mode_)
+        check_event(slot);
+      else
+        execute(slot);
+      ++executed;
     }
     transport_.drain_all([](const Event&, bool) {});
     for (LpState& s : states_) {
@@ -127,7 +150,7 @@ class OptimisticKernel final : public KernelPort {
         pool_.info(slot) = {SlotState::pending, false};
         queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
       }
-      gvt_ = restored->at;
+      gvt_ = saved_gvt_ = restored->at;
       stats_.committed = restored->committed;
       return;
     }
@@ -166,6 +189,7 @@ class OptimisticKernel final : public KernelPort {
       return true;
     });
     checkpointer_.save(state);
+    saved_gvt_ = gvt_;
   }
 
   LpState& state_of(LpId id) { return states_[setup_.local_index[id]]; }
@@ -437,23 +461,40 @@ class OptimisticKernel final : public KernelPort {
     over_budget_ = held_bytes() > setup_.memory_budget_bytes;
   }
 
-  void gvt_round() {
+  // GVT rounds (the algorithm: transport.hpp). A round opens with a new epoch and a
+  // contribution; round_ended() tests it at each poll, contributes again while white messages
+  // were in transit, and at the end sets GVT. Rank 0's clock is asked once a round whether a
+  // checkpoint is due, so that a checkpoint's minimum gap counts rounds.
+  void open_round() {
     ++stats_.gvt_rounds;
+    checkpoint_wanted_ = transport_.rank() == 0 && checkpointer_.due();
     transport_.begin_round();
+    exchange_messages();
+    contribute();
+    round_open_ = true;
+  }
+
+  void contribute() {
+    transport_.start_reduce(pending_min(),
+                            (budget_failure_ ? kBudgetExhausted : 0) | (checkpoint_wanted_ ? kCheckpointDue : 0));
+  }
+
+  bool round_ended() {
     Transport::Reduction r;
-    do {
-      exchange_messages();
-      const bool checkpoint = transport_.rank() == 0 && checkpointer_.due();
-      r = transport_.reduce(pending_min(),
-                            (budget_failure_ ? kBudgetExhausted : 0) | (checkpoint ? kCheckpointDue : 0));
-    } while (r.white_in_transit != 0);
+    if (!transport_.test_reduce(r)) return false;
+    if (r.white_in_transit != 0) {  // the messages were drained just before (exchange_messages)
+      contribute();
+      return false;
+    }
     transport_.end_round();
+    round_open_ = false;
     if (r.flags & kBudgetExhausted) {
       if (budget_failure_) throw MemoryBudgetError(budget_message_);
       throw PeerFailure("memory budget exhausted on another rank");
     }
     gvt_ = r.min_time;
     checkpoint_agreed_ = (r.flags & kCheckpointDue) != 0;
+    return true;
   }
 
   void fossil_collect(Time gvt) {
@@ -610,7 +651,10 @@ class OptimisticKernel final : public KernelPort {
   RankStats stats_;
   ProgressTicker progress_;
   Checkpointer checkpointer_;
-  bool checkpoint_agreed_ = false;  // by the last GVT round
+  bool checkpoint_wanted_ = false;                     // rank 0: its clock asked for one when this round opened
+  bool checkpoint_agreed_ = false;                     // by the last GVT round
+  Time saved_gvt_ = std::numeric_limits<Time>::min();  // GVT of the newest checkpoint
+  bool round_open_ = false;                            // a GVT round's reduction is in flight
 };
 
 }  // namespace

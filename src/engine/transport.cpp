@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "communicator_impl.hpp"
+#include "tracewarp/core/error.hpp"
 
 namespace tracewarp::detail {
 namespace {
@@ -32,6 +33,8 @@ Transport::Transport(const Communicator& comm) : comm_(comm.impl().comm) {
 
 Transport::~Transport() {
   MPI_Waitall(static_cast<int>(send_requests_.size()), send_requests_.data(), MPI_STATUSES_IGNORE);
+  // A reduction still in flight is not waited for: that happens only while an error unwinds, and
+  // the peers may never join it (the error path ends in MPI_Abort).
   MPI_Op_free(&reduce_op_);
   MPI_Type_free(&reduce_type_);
 }
@@ -54,7 +57,7 @@ void Transport::flush() {
   for (int r = 0; r < size_; ++r) {
     auto& batch = batches_[static_cast<std::size_t>(r)];
     if (batch.empty()) continue;
-    const BatchHeader header{colour_, batch_counts_[static_cast<std::size_t>(r)]};
+    const BatchHeader header{epoch_, batch_counts_[static_cast<std::size_t>(r)]};
     std::memcpy(batch.data(), &header, sizeof header);
     std::vector<std::byte>& bytes = send_buffers_.emplace_back();
     bytes.swap(batch);
@@ -66,7 +69,7 @@ void Transport::flush() {
     batch_counts_[static_cast<std::size_t>(r)] = 0;
     MPI_Request& request = send_requests_.emplace_back();
     MPI_Isend(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, r, kTag, comm_, &request);
-    ++sent_[colour_];
+    ++sent_total_;
   }
 }
 
@@ -93,24 +96,53 @@ void Transport::reclaim_finished_sends() {
 }
 
 void Transport::begin_round() {
-  flush();  // what was queued before the round travels in the old colour and is counted
-  colour_ ^= 1u;
+  flush();  // what was queued before the round travels in the old epoch and is counted
+  sent_before_epoch_ = sent_total_;
+  ++epoch_;
   in_round_ = true;
   red_min_ = kTimeInfinity;
 }
 
+std::int64_t Transport::received_below(std::uint32_t epoch) const {
+  std::int64_t n = received_settled_;
+  for (std::uint32_t e = settled_epoch_; e < epoch; ++e) n += received_by_epoch_[e & 3u];
+  return n;
+}
+
+void Transport::fill_reduction(Time local_min, std::uint64_t flags, std::int64_t (&local)[3]) const {
+  local[0] = sent_before_epoch_ - received_below(epoch_);
+  local[1] = std::min(local_min, red_min_);
+  local[2] = static_cast<std::int64_t>(flags);
+}
+
 Transport::Reduction Transport::reduce(Time local_min, std::uint64_t flags) {
-  const std::uint32_t white = colour_ ^ 1u;
-  std::int64_t local[3] = {sent_[white] - received_[white], std::min(local_min, red_min_),
-                           static_cast<std::int64_t>(flags)};
+  std::int64_t local[3];
+  fill_reduction(local_min, flags, local);
   std::int64_t global[3];
   MPI_Allreduce(local, global, 1, reduce_type_, reduce_op_, comm_);
   return {global[0], global[1], static_cast<std::uint64_t>(global[2])};
 }
 
+void Transport::start_reduce(Time local_min, std::uint64_t flags) {
+  if (reduce_request_ != MPI_REQUEST_NULL) throw InvariantError("transport: a reduction is already in flight");
+  fill_reduction(local_min, flags, reduce_in_);
+  MPI_Iallreduce(reduce_in_, reduce_out_, 1, reduce_type_, reduce_op_, comm_, &reduce_request_);
+}
+
+bool Transport::test_reduce(Reduction& out) {
+  int done = 0;
+  MPI_Test(&reduce_request_, &done, MPI_STATUS_IGNORE);
+  if (!done) return false;
+  out = {reduce_out_[0], reduce_out_[1], static_cast<std::uint64_t>(reduce_out_[2])};
+  return true;
+}
+
 void Transport::end_round() {
-  const std::uint32_t white = colour_ ^ 1u;
-  sent_[white] = received_[white] = 0;
+  // Every message of an epoch below this one has arrived (the round's reduction said so).
+  for (; settled_epoch_ < epoch_; ++settled_epoch_) {
+    received_settled_ += received_by_epoch_[settled_epoch_ & 3u];
+    received_by_epoch_[settled_epoch_ & 3u] = 0;
+  }
   in_round_ = false;
   red_min_ = kTimeInfinity;
 }

@@ -1,13 +1,17 @@
 // Remote event traffic of one rank in optimistic mode: batching of events per destination rank,
 // and the message colouring and counting that make GVT account for messages in transit.
 //
-// GVT (Mattern-style colouring with blocking reductions). Every MPI message carries the colour
-// of the epoch it was sent in. A GVT round switches the rank to the next epoch ("red"), then
-// repeatedly drains incoming messages and reduces over all ranks (a) the number of old-colour
-// ("white") messages sent minus received and (b) the minimum of the local pending events and of
-// every red message sent since the switch. While ranks are in a round they execute no events,
-// so once (a) is zero no white message is in transit, and (b) bounds every event anywhere:
-// that minimum is GVT.
+// GVT (Mattern-style colouring). Every MPI message carries the epoch it was sent in (its
+// "colour"). GVT round k switches the rank to epoch k, then repeatedly drains incoming messages
+// and reduces over all ranks (a) the number of messages of epochs below k ("white") sent minus
+// received and (b) the minimum of the local pending events and of every message sent since the
+// switch ("red"), each rank's values taken when it joins the reduction. Once (a) is zero, no white
+// message was in transit when the ranks joined, and (b) is GVT: a rank that goes on executing
+// after it joined (the optimistic kernel's reductions are non-blocking) only executes events at
+// or above its own pending minimum, or events brought back by messages that themselves carry
+// times at or above (b) (red ones counted in their sender's minimum or sent later on the same
+// terms, white ones received before their receiver joined), so whatever it sends stays at or
+// above (b).
 #pragma once
 
 #include <mpi.h>
@@ -47,6 +51,9 @@ class Transport {
   // end (forget the old colour's counts).
   void begin_round();
   Reduction reduce(Time local_min, std::uint64_t flags);
+  // The same reduction without waiting: start it, then test until it is done (one at a time).
+  void start_reduce(Time local_min, std::uint64_t flags);
+  bool test_reduce(Reduction& out);
   void end_round();
   Time red_min() const { return red_min_; }
 
@@ -62,7 +69,7 @@ class Transport {
     std::uint32_t anti;
   };
   struct BatchHeader {
-    std::uint32_t colour;
+    std::uint32_t epoch;
     std::uint32_t count;
   };
 
@@ -81,13 +88,27 @@ class Transport {
   std::vector<int> completed_;
   std::vector<std::vector<std::byte>> spare_;
   std::vector<std::byte> incoming_;
-  std::uint32_t colour_ = 0;
-  std::int64_t sent_[2] = {0, 0};
-  std::int64_t received_[2] = {0, 0};
+  // Message counts. Epochs are numbered, not two colours: with non-blocking rounds a rank may
+  // already send in epoch k + 1 while another still ends round k, so counts of a reused colour
+  // could be reset under it. A rank receives messages of at most three epochs between the end
+  // of one round and the end of the next, counted in a ring of four; epochs below the last
+  // round's are all received (its reduction said so) and summed into received_settled_.
+  std::uint32_t epoch_ = 0;
+  std::int64_t sent_total_ = 0;
+  std::int64_t sent_before_epoch_ = 0;  // sent before the switch to the current epoch
+  std::int64_t received_by_epoch_[4] = {0, 0, 0, 0};
+  std::int64_t received_settled_ = 0;
+  std::uint32_t settled_epoch_ = 0;  // epochs below this are in received_settled_
+  std::int64_t received_below(std::uint32_t epoch) const;
   bool in_round_ = false;
   Time red_min_ = kTimeInfinity;
   MPI_Op reduce_op_ = MPI_OP_NULL;
   MPI_Datatype reduce_type_ = MPI_DATATYPE_NULL;
+  // The reduction in flight (start_reduce): MPI reads and writes these until it completes.
+  MPI_Request reduce_request_ = MPI_REQUEST_NULL;
+  std::int64_t reduce_in_[3] = {0, 0, 0};
+  std::int64_t reduce_out_[3] = {0, 0, 0};
+  void fill_reduction(Time local_min, std::uint64_t flags, std::int64_t (&local)[3]) const;
 };
 
 template <class OnItem>
@@ -103,7 +124,7 @@ void Transport::poll(OnItem&& on_item) {
     MPI_Recv(incoming_.data(), bytes, MPI_BYTE, status.MPI_SOURCE, kTag, comm_, MPI_STATUS_IGNORE);
     BatchHeader batch;
     std::memcpy(&batch, incoming_.data(), sizeof batch);
-    ++received_[batch.colour];
+    ++received_by_epoch_[batch.epoch & 3u];
     std::size_t at = sizeof batch;
     Event ev;
     for (std::uint32_t i = 0; i < batch.count; ++i) {
@@ -125,7 +146,7 @@ void Transport::drain_all(OnItem&& on_item) {
   for (;;) {
     flush();
     poll(on_item);
-    std::int64_t local[1] = {sent_[0] + sent_[1] - received_[0] - received_[1]};
+    std::int64_t local[1] = {sent_total_ - received_below(epoch_ + 2)};  // every epoch a message can have
     std::int64_t global[1] = {0};
     MPI_Allreduce(local, global, 1, MPI_INT64_T, MPI_SUM, comm_);
     if (global[0] == 0) return;

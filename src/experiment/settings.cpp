@@ -30,7 +30,8 @@ const io::ParamTable<EngineConfig>& engine_params() {
           .integer("threads", &P::threads, "TBB threads per rank for event handlers", {.min = 1})
           .mapped("placement", &P::placement, "LP placement: block, round-robin or a partition file", show_placement,
                   parse_place)
-          .integer("gvt_interval", &P::gvt_interval, "events a rank executes between GVT rounds", {.min = 1})
+          .integer("gvt_interval", &P::gvt_interval, "events a rank executes between the openings of GVT rounds",
+                   {.min = 1})
           .integer("poll_interval", &P::poll_interval, "events between remote message exchanges", {.min = 1})
           .mapped("window_s", &P::optimism_window, "optimism window ahead of GVT, simulated seconds (0 = none)",
                   show_window, parse_window)
