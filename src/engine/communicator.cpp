@@ -2,7 +2,15 @@
 
 #include <boost/mpi/communicator.hpp>
 
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include "communicator_impl.hpp"
 
@@ -114,6 +122,25 @@ bool launched_by_mpi() {
   return false;
 }
 
+constexpr const char* kSessionDirPrefix = "tracewarp-mpi-";
+
+// Session directories of this user's singletons whose process no longer exists.
+void remove_dead_session_dirs(const std::filesystem::path& tmp) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(tmp, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(kSessionDirPrefix)) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + std::strlen(kSessionDirPrefix), &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    struct stat info {};
+    if (::stat(entry.path().c_str(), &info) != 0 || info.st_uid != ::getuid()) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask
+    std::error_code ignored;
+    std::filesystem::remove_all(entry.path(), ignored);
+  }
+}
+
 }  // namespace
 
 MpiSession::MpiSession(int& argc, char**& argv) {
@@ -126,6 +153,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   if (!launched_by_mpi()) {
     setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     setenv("OMPI_MCA_pml", "ob1", 0);
+    use_private_session_dir();
   }
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -134,6 +162,27 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 
 MpiSession::~MpiSession() {
   if (owns_) MPI_Finalize();
+  std::error_code ignored;
+  if (!private_session_dir_.empty()) std::filesystem::remove_all(private_session_dir_, ignored);
+}
+
+// Open MPI singletons all use one session directory (<tmp>/ompi.<host>.<uid>/jf.0), and one that
+// ends removes it while another may be creating it: two runs (or tests) started at the same
+// moment could fail in MPI_Init. Each singleton gets a directory of its own, named after its
+// process, unless the user chose where they go; those of processes that died without removing
+// theirs (killed runs) are removed by the next one.
+void MpiSession::use_private_session_dir() {
+  if (std::getenv("OMPI_MCA_orte_tmpdir_base") != nullptr) return;
+  std::error_code ec;
+  const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+  if (ec) return;  // Open MPI's own default then
+  remove_dead_session_dirs(tmp);
+  const std::filesystem::path dir = tmp / (kSessionDirPrefix + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir, ec);  // a dead process's, whose pid this one now has
+  if (!std::filesystem::create_directory(dir, ec) || ec) return;
+  std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);
+  private_session_dir_ = dir.string();
+  setenv("OMPI_MCA_orte_tmpdir_base", private_session_dir_.c_str(), 1);
 }
 
 void MpiSession::abort(int exit_code) {

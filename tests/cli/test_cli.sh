@@ -61,5 +61,20 @@ else
   failures=$((failures + 1))
 fi
 
+# A singleton's MPI session directory is its own (Open MPI singletons otherwise share one that the
+# first to end removes under the others); it is gone after the run, and one left by a killed
+# run (its process no longer exists) is removed by the next run.
+tmp=$(mktemp -d)
+dead_pid=$(sh -c 'echo $$')
+mkdir -p "$tmp/tracewarp-mpi-$dead_pid/ompi.host.0"
+seen=$(TMPDIR="$tmp" "$tw" bench phold --lps 64 --end 5 --json >/dev/null && ls -A "$tmp")
+if [ -z "$seen" ]; then
+  echo "ok   a singleton's session directory is removed, and a dead run's too"
+else
+  echo "FAIL session directories left in TMPDIR: $seen"
+  failures=$((failures + 1))
+fi
+rm -rf "$tmp"
+
 echo "cli: $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace boost::mpi {
@@ -64,7 +65,9 @@ class MpiSession {
   [[noreturn]] static void abort(int exit_code);
 
  private:
+  void use_private_session_dir();
   bool owns_ = false;
+  std::string private_session_dir_;  // made for a singleton, removed at the end
 };
 
 }  // namespace tracewarp
