@@ -47,8 +47,8 @@ class Transport {
     Time min_time = kTimeInfinity;
     std::uint64_t flags = 0;  // bitwise OR over ranks
   };
-  // GVT round: begin (flush and change colour), reduce (repeat until nothing white in transit),
-  // end (forget the old colour's counts).
+  // GVT round: begin (flush and switch to the next epoch), reduce (repeat until nothing white is
+  // in transit), end (the epochs below the round's are all received: settle their counts).
   void begin_round();
   Reduction reduce(Time local_min, std::uint64_t flags);
   // The same reduction without waiting: start it, then test until it is done (one at a time).
