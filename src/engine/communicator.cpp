@@ -134,7 +134,7 @@ void remove_dead_session_dirs(const std::filesystem::path& tmp) {
     const long pid = std::strtol(name.c_str() + std::strlen(kSessionDirPrefix), &end, 10);
     if (pid <= 0 || *end != '\0') continue;
     struct stat info {};
-    if (::stat(entry.path().c_str(), &info) != 0 || info.st_uid != ::getuid()) continue;
+    if (::lstat(entry.path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::getuid()) continue;
     if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to ask
     std::error_code ignored;
     std::filesystem::remove_all(entry.path(), ignored);
