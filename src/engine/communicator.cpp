@@ -8,7 +8,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -122,16 +121,22 @@ bool launched_by_mpi() {
   return false;
 }
 
-constexpr const char* kSessionDirPrefix = "tracewarp-mpi-";
+// "tracewarp-mpi-<host>-": the host, because a /tmp shared between machines or containers
+// holds directories whose process ids mean nothing here.
+std::string session_dir_prefix() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return std::string("tracewarp-mpi-") + host + "-";
+}
 
-// Session directories of this user's singletons whose process no longer exists.
-void remove_dead_session_dirs(const std::filesystem::path& tmp) {
+// Session directories of this user's singletons on this host whose process no longer exists.
+void remove_dead_session_dirs(const std::filesystem::path& tmp, const std::string& prefix) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(tmp, ec)) {
     const std::string name = entry.path().filename().string();
-    if (!name.starts_with(kSessionDirPrefix)) continue;
+    if (!name.starts_with(prefix)) continue;
     char* end = nullptr;
-    const long pid = std::strtol(name.c_str() + std::strlen(kSessionDirPrefix), &end, 10);
+    const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
     if (pid <= 0 || *end != '\0') continue;
     struct stat info {};
     if (::lstat(entry.path().c_str(), &info) != 0 || !S_ISDIR(info.st_mode) || info.st_uid != ::getuid()) continue;
@@ -169,15 +174,16 @@ MpiSession::~MpiSession() {
 // Open MPI singletons all use one session directory (<tmp>/ompi.<host>.<uid>/jf.0), and one that
 // ends removes it while another may be creating it: two runs (or tests) started at the same
 // moment could fail in MPI_Init. Each singleton gets a directory of its own, named after its
-// process, unless the user chose where they go; those of processes that died without removing
+// host and process, unless the user chose where they go; those of processes that died without removing
 // theirs (killed runs) are removed by the next one.
 void MpiSession::use_private_session_dir() {
   if (std::getenv("OMPI_MCA_orte_tmpdir_base") != nullptr) return;
   std::error_code ec;
   const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
   if (ec) return;  // Open MPI's own default then
-  remove_dead_session_dirs(tmp);
-  const std::filesystem::path dir = tmp / (kSessionDirPrefix + std::to_string(::getpid()));
+  const std::string prefix = session_dir_prefix();
+  remove_dead_session_dirs(tmp, prefix);
+  const std::filesystem::path dir = tmp / (prefix + std::to_string(::getpid()));
   std::filesystem::remove_all(dir, ec);  // a dead process's, whose pid this one now has
   if (!std::filesystem::create_directory(dir, ec) || ec) return;
   std::filesystem::permissions(dir, std::filesystem::perms::owner_all, ec);

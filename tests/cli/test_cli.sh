@@ -66,7 +66,7 @@ fi
 # run (its process no longer exists) is removed by the next run.
 tmp=$(mktemp -d)
 dead_pid=$(sh -c 'echo $$')
-mkdir -p "$tmp/tracewarp-mpi-$dead_pid/ompi.host.0"
+mkdir -p "$tmp/tracewarp-mpi-$(uname -n)-$dead_pid/ompi.host.0"
 seen=$(TMPDIR="$tmp" "$tw" bench phold --lps 64 --end 5 --json >/dev/null && ls -A "$tmp")
 if [ -z "$seen" ]; then
   echo "ok   a singleton's session directory is removed, and a dead run's too"
