@@ -174,8 +174,8 @@ MpiSession::~MpiSession() {
 // Open MPI singletons all use one session directory (<tmp>/ompi.<host>.<uid>/jf.0), and one that
 // ends removes it while another may be creating it: two runs (or tests) started at the same
 // moment could fail in MPI_Init. Each singleton gets a directory of its own, named after its
-// host and process, unless the user chose where they go; those of processes that died without removing
-// theirs (killed runs) are removed by the next one.
+// host and process, unless the user chose where they go; those of processes that died without
+// removing theirs (killed runs) are removed by the next one.
 void MpiSession::use_private_session_dir() {
   if (std::getenv("OMPI_MCA_orte_tmpdir_base") != nullptr) return;
   std::error_code ec;

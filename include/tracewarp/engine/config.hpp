@@ -41,7 +41,7 @@ struct EngineConfig {
   int threads = 1;  // TBB threads per rank available to event handlers
 
   // Optimistic execution.
-  std::uint64_t gvt_interval = 512;   // events a rank runs between GVT rounds opening
+  std::uint64_t gvt_interval = 512;   // events a rank runs between openings of GVT rounds
   std::uint32_t poll_interval = 128;  // events between sending/receiving remote messages
   Time optimism_window = 0;           // > 0: never run more than this far ahead of GVT
   // Bytes of events, histories and state snapshots one rank may hold. 0 = automatic: half of
