@@ -340,7 +340,8 @@ TEST_CASE("interval plan: free ranges, runs touching a range and freed cells equ
 TEST_CASE("interval scheduling: a pass that keeps the last pass's placements decides as one that searches all",
           "[unit][policy][interval]") {
   // A small machine run pass after pass: jobs arrive, start where the pass says, end early or
-  // at their walltime, and time moves on by less than an interval or by several. One policy
+  // at their walltime, are now and then withdrawn from the queue, and time moves on by nothing
+  // (a pass that may resume the last one), by less than an interval or by several. One policy
   // remembers its last pass; a fresh one each pass, and one told to plan from scratch, search
   // every job. Every fifth pass the remembering policy is also shown an older input (as after a
   // rollback) and must still agree.
@@ -378,9 +379,13 @@ TEST_CASE("interval scheduling: a pass that keeps the last pass's placements dec
   };
   for (int pass = 0; pass < 600; ++pass) {
     CAPTURE(pass);
-    now += rng.uniform() < 0.7 ? static_cast<Time>(rng.below(5 * 60)) * kTicksPerSecond
-                               : static_cast<Time>(rng.below(3 * 3600)) * kTicksPerSecond;
+    const double step = rng.uniform();
+    now += step < 0.2   ? 0
+           : step < 0.7 ? static_cast<Time>(rng.below(5 * 60)) * kTicksPerSecond
+                        : static_cast<Time>(rng.below(3 * 3600)) * kTicksPerSecond;
     std::erase_if(running, [&](const Running& r) { return r.end <= now; });
+    if (!queue.empty() && rng.uniform() < 0.1)  // withdrawn
+      queue.erase(queue.begin() + static_cast<std::ptrdiff_t>(rng.below(queue.size())));
     for (int a = static_cast<int>(rng.below(4)); a-- > 0;)
       queue.push_back(job(next_id++, 1 + static_cast<std::uint32_t>(rng.below(rng.uniform() < 0.8 ? 12 : 60)),
                           (1 + static_cast<Time>(rng.below(8 * 60))) * kMin));

@@ -5,6 +5,8 @@
 #include <bit>
 #include <charconv>
 #include <limits>
+#include <optional>
+#include <utility>
 
 #include "interval_memory.hpp"
 #include "pass_steps.hpp"
@@ -299,6 +301,20 @@ void IntervalPlan::freed_since(const IntervalPlan& earlier, std::vector<Cells>& 
   }
 }
 
+bool IntervalPlan::same_cells(const IntervalPlan& other) const {
+  // Lines are canonical (neighbouring segments differ), so equal cells mean equal segments.
+  const auto same = [](const Segment& a, const Segment& b) { return a.first == b.first && a.used == b.used; };
+  return nodes_ == other.nodes_ && free_ == other.free_ &&
+         std::equal(segments_.begin(), segments_.end(), other.segments_.begin(), other.segments_.end(), same);
+}
+
+void IntervalPlan::take_cells(const IntervalPlan& other) {
+  if (other.nodes_ != nodes_ || other.intervals() != intervals())
+    throw InvariantError("interval plan: taking the cells of another machine's plan");
+  segments_ = other.segments_;
+  free_ = other.free_;
+}
+
 std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from,
                                              std::uint32_t* longest) const {
   if (from >= nodes_) return -1;
@@ -411,6 +427,18 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   // only fills up during the pass, and longer windows contain shorter ones.
   std::vector<std::pair<std::uint32_t, Time>> failed;
   IntervalPlan::SearchMemo memo(plan.intervals());
+  // While the pass resumes the last one (IntervalPassMemory), the places it takes over are not
+  // written into the plan: once all are taken, the last pass's final plan is this one's; if the
+  // resumption ends before, they are written then.
+  bool resuming = memory.resumable();
+  std::vector<IntervalPlan::Cells> taken_over;
+  const auto stop_resuming = [&] {
+    if (!std::exchange(resuming, false)) return;
+    if (memory.resumed_all())
+      plan.take_cells(memory.final_plan());
+    else
+      for (const IntervalPlan::Cells& c : taken_over) plan.occupy(c.first, c.count, c.mask);
+  };
   for (const QueuedJob& job : detail::considered(in)) {
     detail::check_fits_machine(job, in);
     JobWindows windows(memory.windows, plan, job.requested);
@@ -422,7 +450,13 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
     }
     IntervalPlan::Placement p;
     std::uint64_t cells = 0;
-    if (const auto kept = memory.kept(job, plan, windows)) {
+    std::optional<IntervalPassMemory::Kept> kept;
+    if (resuming) kept = memory.resumed(job);
+    if (!kept) {
+      stop_resuming();
+      kept = memory.kept(job, plan, windows);
+    }
+    if (kept) {
       p = kept->place, cells = kept->plan_cells;
     } else {
       p = plan.earliest(job.nodes, windows.masks(), windows.starts(), &memo);
@@ -435,14 +469,18 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
       failed.emplace_back(job.nodes, job.requested);
       continue;
     }
-    plan.occupy(p.first_node, job.nodes, p.mask);
+    if (resuming)
+      taken_over.push_back({p.first_node, job.nodes, p.mask});
+    else
+      plan.occupy(p.first_node, job.nodes, p.mask);
     out.reservations.push_back({job.id, plan.begin(p.interval)});
     if (p.interval == 0) {
       out.start_now.push_back(job.id);
       out.first_nodes.push_back(p.first_node);
     }
   }
-  memory.end();
+  stop_resuming();
+  memory.end(plan);
   return out;
 }
 

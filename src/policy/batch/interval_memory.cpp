@@ -22,8 +22,10 @@ void IntervalPassMemory::begin(const IntervalPlan& start, bool keep) {
   touching_.clear();
   intervals_ = start.intervals();
   keeping_ = keep;
+  resumable_ = false;
   if (!keep) {  // nothing is kept, nothing recorded for the next pass
     base_.reset();
+    final_.reset();
     last_.clear();
     given_up_ = true;
     return;
@@ -33,6 +35,27 @@ void IntervalPassMemory::begin(const IntervalPlan& start, bool keep) {
   if (!given_up_) start.freed_since(*base_, freed_cells_);
   for (const IntervalPlan::Cells& f : freed_cells_) add_freed(f);
   start_ = start;
+  resumable_ = !given_up_ && freed_count_ == 0 && final_ && final_->nodes() == start.nodes() &&
+               final_->intervals() == start.intervals() && start.same_cells(*base_);
+}
+
+std::optional<IntervalPassMemory::Kept> IntervalPassMemory::resumed(const QueuedJob& job) {
+  if (!resumable_) return std::nullopt;
+  while (next_ < last_.size() && last_[next_].place.interval == 0) ++next_;  // started: running now
+  if (next_ < last_.size()) {
+    const Record& r = last_[next_];
+    if (r.id == job.id && r.nodes == job.nodes && r.requested == job.requested) {
+      ++next_;
+      return Kept{r.place, r.plan_cells};
+    }
+  }
+  resumable_ = false;
+  return std::nullopt;
+}
+
+bool IntervalPassMemory::resumed_all() {
+  while (next_ < last_.size() && last_[next_].place.interval == 0) ++next_;
+  return next_ == last_.size();
 }
 
 void IntervalPassMemory::add_freed(const IntervalPlan::Cells& cells) {
@@ -123,8 +146,12 @@ void IntervalPassMemory::placed(const QueuedJob& job, const IntervalPlan::Placem
   if (keeping_) now_.push_back({job.id, job.nodes, job.requested, p, plan_cells});
 }
 
-void IntervalPassMemory::end() {
+void IntervalPassMemory::end(const IntervalPlan& final) {
   if (!keeping_) return;
+  if (final_)
+    *final_ = final;  // into the old one's buffers
+  else
+    final_ = final;
   std::swap(base_, start_);  // the old base's buffers take the next start plan
   for (const Record& r : now_)
     if (r.place.interval == 0) base_->occupy(r.place.first_node, r.nodes, r.place.mask);

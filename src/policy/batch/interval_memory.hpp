@@ -16,6 +16,14 @@
 // fit nowhere is kept the same way over all its windows. The check is conservative: when it
 // fails, the job is searched.
 //
+// Resuming. When nothing was freed and the pass starts from the very cells the last pass ended its
+// own start with (its start plan and the jobs it started), every job keeps its place while the
+// queue follows the last pass's order: no earlier place can be free without a freed cell. Jobs the
+// last pass started later in the queue are now running, so this pass's plan at job j holds more
+// than the last one's did, never less: j's place is still free (it never overlapped theirs) and
+// still the earliest. Such a pass takes those places without checking them or writing them into
+// its plan, and once it has taken them all, the last pass's final plan is its own.
+//
 // The memory is checked against the pass's own input at every use (ids, node counts, the plans
 // themselves), so one left over from a rolled-back pass, or from any other input, costs searches,
 // never an answer.
@@ -98,13 +106,22 @@ class IntervalPassMemory {
     std::uint64_t plan_cells;  // what the pass counted for the job (PassDecision::plan_cells)
   };
   std::optional<Kept> kept(const QueuedJob& job, const IntervalPlan& plan, JobWindows& windows);
+  // Resuming (above): whether this pass may; then, job by job in queue order, the place the
+  // last pass gave `job` if it is the next one it placed (nullopt ends the resumption, and the
+  // pass goes on with kept()); at the end, whether every place was taken over, so that the last
+  // pass's final plan (final_plan()) is the pass's own.
+  bool resumable() const { return resumable_; }
+  std::optional<Kept> resumed(const QueuedJob& job);
+  bool resumed_all();
+  const IntervalPlan& final_plan() const { return *final_; }
   // The search's answer for the job kept() could not answer.
   void searched(const IntervalPlan::Placement& p);
   // What the pass did with a job it did not skip. A skipped job (a larger or longer job already
   // fit nowhere) is not recorded: the next pass searches it as if it were new.
   void placed(const QueuedJob& job, const IntervalPlan::Placement& p, std::uint64_t plan_cells);
-  // The pass ends; the jobs it starts now join the plan the next pass compares its own with.
-  void end();
+  // The pass ends with `final` (its start plan and every place it gave); the jobs it starts now
+  // join the plan the next pass compares its own with.
+  void end(const IntervalPlan& final);
 
   WindowCache windows;
 
@@ -121,11 +138,13 @@ class IntervalPassMemory {
   // Whether a run of `count` nodes free throughout `window` in `plan` may touch freed_[f].
   bool may_touch(std::size_t f, std::uint32_t count, std::uint64_t window, const IntervalPlan& plan);
 
-  std::optional<IntervalPlan> base_;  // the last pass's start plan with its started jobs
-  std::vector<Record> last_;          // the last pass's jobs, in its order
-  bool last_by_id_ = false;           // whether last_ is in id order (the only order kept() reads)
-  std::size_t next_ = 0;              // first record of last_ not yet matched
-  std::optional<Record> pending_;     // the record kept() could not confirm
+  std::optional<IntervalPlan> base_;   // the last pass's start plan with its started jobs
+  std::optional<IntervalPlan> final_;  // the last pass's plan at its end
+  bool resumable_ = false;
+  std::vector<Record> last_;       // the last pass's jobs, in its order
+  bool last_by_id_ = false;        // whether last_ is in id order (the only order kept() reads)
+  std::size_t next_ = 0;           // first record of last_ not yet matched
+  std::optional<Record> pending_;  // the record kept() could not confirm
 
   std::optional<IntervalPlan> start_;  // this pass's start plan
   std::vector<Record> now_;            // this pass's jobs

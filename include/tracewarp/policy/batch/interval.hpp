@@ -90,6 +90,11 @@ class IntervalPlan {
   // The cells used in `earlier` (a plan of the same nodes and intervals) and free in this one,
   // appended to `out` lowest node first, neighbours with the same mask merged.
   void freed_since(const IntervalPlan& earlier, std::vector<Cells>& out) const;
+  // Whether `other` (a plan of the same nodes and intervals) uses exactly the same cells.
+  bool same_cells(const IntervalPlan& other) const;
+  // Takes the cells of `other` (a plan of the same nodes and intervals), keeping this plan's
+  // interval times.
+  void take_cells(const IntervalPlan& other);
 
   struct Placement {
     std::size_t interval;  // first interval; intervals() if none inside the horizon
