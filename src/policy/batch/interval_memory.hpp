@@ -68,22 +68,21 @@ class WindowCache {
   const Windows& of(const IntervalPlan& plan, Time duration) {
     if (slots_.empty()) slots_.resize(64);
     std::size_t i = home(duration);
-    for (; slots_[i].entry != kEmpty; i = (i + 1) & (slots_.size() - 1))
-      if (slots_[i].duration == duration) return entries_[slots_[i].entry];
+    for (; slots_[i].windows != nullptr; i = (i + 1) & (slots_.size() - 1))
+      if (slots_[i].duration == duration) return *slots_[i].windows;
     Windows& w = entries_.emplace_back();  // a deque: references handed out stay valid
     w.starts = plan.windows(duration, w.masks);
     for (std::uint32_t s = 0, sum = 0; s < w.starts; ++s)  // a window is a run of bits
       w.intervals_upto[s] = sum += static_cast<std::uint32_t>(std::bit_width(w.masks[s]) - s);
-    slots_[i] = {duration, static_cast<std::uint32_t>(entries_.size() - 1)};
+    slots_[i] = {duration, &w};
     if (2 * entries_.size() > slots_.size()) grow();
     return w;
   }
 
  private:
-  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0};
   struct Slot {
     Time duration = 0;
-    std::uint32_t entry = kEmpty;  // index into entries_
+    const Windows* windows = nullptr;  // in entries_; none: the slot is empty
   };
   std::size_t home(Time duration) const {
     const std::uint64_t mixed = static_cast<std::uint64_t>(duration) * 0x9E3779B97F4A7C15ull;
@@ -93,9 +92,9 @@ class WindowCache {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
     for (const Slot& slot : old) {
-      if (slot.entry == kEmpty) continue;
+      if (slot.windows == nullptr) continue;
       std::size_t i = home(slot.duration);
-      while (slots_[i].entry != kEmpty) i = (i + 1) & (slots_.size() - 1);
+      while (slots_[i].windows != nullptr) i = (i + 1) & (slots_.size() - 1);
       slots_[i] = slot;
     }
   }
