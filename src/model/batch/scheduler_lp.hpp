@@ -3,6 +3,12 @@
 // pass per instant (or tick) and samples the series.
 #pragma once
 
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "../common/submission_source.hpp"
 #include "internal.hpp"
 #include "tracewarp/core/double_ended_vector.hpp"
@@ -153,7 +159,7 @@ class SchedulerLp {
     const std::size_t depth = shared_->params.queue_depth;
     const JobId considered_below = queue_.empty() ? 0 : (depth == 0 ? in.queue : in.queue.first(depth)).last_id() + 1;
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
-    for (const Reservation& r : d.reservations) t0_.emplace(r.id, r.start);  // the first plan is T0
+    record_first_plans(d.reservations);
     if (!d.first_nodes.empty() && d.first_nodes.size() != d.start_now.size())
       throw InvariantError("batch scheduler: policy placed some but not all started jobs");
     std::vector<std::uint64_t> started;
@@ -167,6 +173,38 @@ class SchedulerLp {
     ended_since_pass_ = false;
     ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
                                   static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations, d.plan_cells});
+  }
+
+  // The first plan of a job is its T0: only jobs without one yet are added. A pass plans most of
+  // the queue, mostly in index order, so the table is walked alongside the plans (a few steps
+  // each) rather than searched for every one, and the jobs planned for the first time are merged
+  // in at the end (mostly appended: new jobs have the highest indices).
+  void record_first_plans(const std::vector<Reservation>& plans) {
+    constexpr int kMostSteps = 8;  // further ahead, a search is cheaper
+    const auto below = [](const std::pair<std::uint64_t, Time>& e, std::uint64_t index) { return e.first < index; };
+    std::vector<std::pair<std::uint64_t, Time>> added;
+    auto at = t0_.begin();  // after the first plan: at or after the entry of the plan before
+    std::optional<std::uint64_t> previous;
+    for (const Reservation& r : plans) {
+      if (previous && *previous < r.id) {
+        for (int steps = 0; at != t0_.end() && at->first < r.id && steps < kMostSteps; ++steps) ++at;
+        if (at != t0_.end() && at->first < r.id) at = std::lower_bound(at, t0_.end(), r.id, below);
+      } else {
+        at = std::lower_bound(t0_.begin(), t0_.end(), r.id, below);
+      }
+      if (at == t0_.end() || at->first != r.id) added.emplace_back(r.id, r.start);
+      previous = r.id;
+    }
+    if (added.empty()) return;
+    const auto by_index = [](const auto& a, const auto& b) { return a.first < b.first; };
+    std::stable_sort(added.begin(), added.end(), by_index);  // a job planned twice keeps its first
+    added.erase(
+        std::unique(added.begin(), added.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+        added.end());
+    const auto old_end = static_cast<std::ptrdiff_t>(t0_.size());
+    t0_.insert(t0_.end(), added.begin(), added.end());
+    if (old_end > 0 && t0_[static_cast<std::size_t>(old_end) - 1].first > added.front().first)
+      std::inplace_merge(t0_.begin(), t0_.begin() + old_end, t0_.end(), by_index);
   }
 
   Time queue_requested(std::uint64_t index) const {
@@ -188,8 +226,10 @@ class SchedulerLp {
       throw InvariantError("batch scheduler: job " + std::to_string(j.id) + " placed on busy nodes from " +
                            std::to_string(*first_node));
     if (ranges.empty()) return false;
-    const auto planned = t0_.find(index);
-    if (planned == t0_.end()) throw InvariantError("batch scheduler: policy started a job it never planned");
+    const auto planned =
+        std::lower_bound(t0_.begin(), t0_.end(), index, [](const auto& e, std::uint64_t i) { return e.first < i; });
+    if (planned == t0_.end() || planned->first != index)
+      throw InvariantError("batch scheduler: policy started a job it never planned");
     running_[index] = {ctx.now(), planned->second, ranges};
     const RunningJob entry{index, j.nodes, ctx.now(), ctx.now() + queue_requested(index), ranges.front().first};
     const auto at = std::upper_bound(by_requested_end_.begin(), by_requested_end_.end(), entry, ByRequestedEnd{});
@@ -257,8 +297,8 @@ class SchedulerLp {
   JobQueue queue_;
   JobId settled_below_ = 0;  // see SchedulingInput::settled_below
   bool ended_since_pass_ = false;
-  std::multiset<std::uint32_t> queued_sizes_;  // node counts of the queued jobs
-  std::map<std::uint64_t, Time> t0_;           // first planned start of queued jobs that have one
+  std::multiset<std::uint32_t> queued_sizes_;       // node counts of the queued jobs
+  std::vector<std::pair<std::uint64_t, Time>> t0_;  // first planned start of queued jobs that have one, by index
   std::map<std::uint64_t, Running> running_;
   struct ByRequestedEnd {
     bool operator()(const RunningJob& a, const RunningJob& b) const {
