@@ -181,16 +181,15 @@ class SchedulerLp {
   // in at the end (mostly appended: new jobs have the highest indices).
   void record_first_plans(const std::vector<Reservation>& plans) {
     constexpr int kMostSteps = 8;  // further ahead, a search is cheaper
-    const auto below = [](const std::pair<std::uint64_t, Time>& e, std::uint64_t index) { return e.first < index; };
     std::vector<std::pair<std::uint64_t, Time>> added;
     auto at = t0_.begin();  // after the first plan: at or after the entry of the plan before
     std::optional<std::uint64_t> previous;
     for (const Reservation& r : plans) {
       if (previous && *previous < r.id) {
         for (int steps = 0; at != t0_.end() && at->first < r.id && steps < kMostSteps; ++steps) ++at;
-        if (at != t0_.end() && at->first < r.id) at = std::lower_bound(at, t0_.end(), r.id, below);
+        if (at != t0_.end() && at->first < r.id) at = std::lower_bound(at, t0_.end(), r.id, FirstPlanBelow{});
       } else {
-        at = std::lower_bound(t0_.begin(), t0_.end(), r.id, below);
+        at = std::lower_bound(t0_.begin(), t0_.end(), r.id, FirstPlanBelow{});
       }
       if (at == t0_.end() || at->first != r.id) added.emplace_back(r.id, r.start);
       previous = r.id;
@@ -226,8 +225,7 @@ class SchedulerLp {
       throw InvariantError("batch scheduler: job " + std::to_string(j.id) + " placed on busy nodes from " +
                            std::to_string(*first_node));
     if (ranges.empty()) return false;
-    const auto planned =
-        std::lower_bound(t0_.begin(), t0_.end(), index, [](const auto& e, std::uint64_t i) { return e.first < i; });
+    const auto planned = std::lower_bound(t0_.begin(), t0_.end(), index, FirstPlanBelow{});
     if (planned == t0_.end() || planned->first != index)
       throw InvariantError("batch scheduler: policy started a job it never planned");
     running_[index] = {ctx.now(), planned->second, ranges};
@@ -299,6 +297,9 @@ class SchedulerLp {
   bool ended_since_pass_ = false;
   std::multiset<std::uint32_t> queued_sizes_;       // node counts of the queued jobs
   std::vector<std::pair<std::uint64_t, Time>> t0_;  // first planned start of queued jobs that have one, by index
+  struct FirstPlanBelow {                           // t0_'s order, for lookups by job index
+    bool operator()(const std::pair<std::uint64_t, Time>& e, std::uint64_t index) const { return e.first < index; }
+  };
   std::map<std::uint64_t, Running> running_;
   struct ByRequestedEnd {
     bool operator()(const RunningJob& a, const RunningJob& b) const {

@@ -39,9 +39,13 @@ void IntervalPassMemory::begin(const IntervalPlan& start, bool keep) {
                final_->intervals() == start.intervals() && start.same_cells(*base_);
 }
 
+void IntervalPassMemory::pass_started() {
+  while (next_ < last_.size() && last_[next_].place.interval == 0) ++next_;  // running now
+}
+
 std::optional<IntervalPassMemory::Kept> IntervalPassMemory::resumed(const QueuedJob& job) {
   if (!resumable_) return std::nullopt;
-  while (next_ < last_.size() && last_[next_].place.interval == 0) ++next_;  // started: running now
+  pass_started();
   if (next_ < last_.size()) {
     const Record& r = last_[next_];
     if (r.id == job.id && r.nodes == job.nodes && r.requested == job.requested) {
@@ -54,7 +58,7 @@ std::optional<IntervalPassMemory::Kept> IntervalPassMemory::resumed(const Queued
 }
 
 bool IntervalPassMemory::resumed_all() {
-  while (next_ < last_.size() && last_[next_].place.interval == 0) ++next_;
+  pass_started();
   return next_ == last_.size();
 }
 

@@ -161,6 +161,7 @@ class IntervalPassMemory {
     IntervalPlan::Placement place;  // place.interval == intervals(): fit nowhere
     std::uint64_t plan_cells;
   };
+  void pass_started();           // moves next_ past the records of jobs the last pass started
   void forget(const Record& r);  // `r`'s old cells are not (known to be) in this pass's plan
   void add_freed(const IntervalPlan::Cells& cells);
   // Whether a run of `count` nodes free throughout `window` in `plan` may touch freed_[f].
