@@ -4,8 +4,10 @@
 //   build/bench/tracewarp_bench_policies --benchmark_filter=Interval
 #include <benchmark/benchmark.h>
 
+#include <string>
 #include <vector>
 
+#include "policy/batch/free_runs.hpp"
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/interval.hpp"
@@ -110,6 +112,46 @@ void IntervalPass(benchmark::State& state, IntervalCase c) {
 BENCHMARK_CAPTURE(IntervalPass, from_scratch, IntervalCase::from_scratch)->RangeMultiplier(4)->Range(64, 1024);
 BENCHMARK_CAPTURE(IntervalPass, time_moves, IntervalCase::time_moves)->RangeMultiplier(4)->Range(64, 1024);
 BENCHMARK_CAPTURE(IntervalPass, job_ends, IntervalCase::job_ends)->RangeMultiplier(4)->Range(64, 1024);
+
+// One search along a plan's line that finds nothing (so every segment is read), as most searches
+// of the K computer runs do: lines of N segments, each used in about a third of the 40 intervals
+// at random, searched in windows of 6 intervals (about one segment in 16 free). 16 lines and 34
+// windows, taken in a scrambled order so that the branch predictor cannot learn them. One
+// benchmark per kernel this CPU runs; items are segments.
+void FreeRunSearch(benchmark::State& state, detail::FreeRunSearch search) {
+  RandomStream rng(7, 7);
+  const auto third = [&] {
+    return (rng.next_u64() & rng.next_u64()) | (rng.next_u64() & rng.next_u64() & rng.next_u64());
+  };
+  std::vector<std::vector<detail::LineSegment>> lines(16);
+  std::vector<std::uint32_t> ends;
+  for (auto& line : lines) {
+    std::uint32_t node = 0;
+    for (std::int64_t i = 0; i < state.range(0); ++i) {
+      line.push_back({node, third() & ((std::uint64_t{1} << 40) - 1)});
+      node += static_cast<std::uint32_t>(1 + rng.below(30));
+    }
+    ends.push_back(node);
+  }
+  std::vector<std::pair<std::size_t, std::uint64_t>> queries;  // line, window
+  for (std::size_t l = 0; l < lines.size(); ++l)
+    for (std::size_t w = 0; w + 6 <= 40; ++w) queries.emplace_back(l, std::uint64_t{0x3f} << w);
+  for (std::size_t i = queries.size(); i > 1; --i) std::swap(queries[i - 1], queries[rng.below(i)]);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const auto [l, window] = queries[i];
+    benchmark::DoNotOptimize(search(lines[l], 0, ends[l], {window, ends[l], 0}));
+    i = (i + 1) % queries.size();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+const bool kFreeRunSearchRegistered = [] {
+  for (const detail::FreeRunKernel& k : detail::free_run_kernels())
+    benchmark::RegisterBenchmark((std::string("FreeRunSearch/") + k.name).c_str(), FreeRunSearch, k.search)
+        ->RangeMultiplier(8)
+        ->Range(64, 4096);
+  return true;
+}();
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "free_runs.hpp"
 #include "interval_memory.hpp"
 #include "pass_steps.hpp"
 #include "tracewarp/core/error.hpp"
@@ -318,28 +319,10 @@ void IntervalPlan::take_cells(const IntervalPlan& other) {
 std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from,
                                              std::uint32_t* longest) const {
   if (from >= nodes_) return -1;
-  // Most segments are used somewhere in the window: the first inner loop passes them with one
-  // test each, the second extends a free run. The longest run stays in a register (a store
-  // through `longest` on every used segment could alias the segments and forced a reload).
-  const Segment* s = from == 0 ? segments_.data() : segment_at(from);
-  const Segment* const end = segments_.data() + segments_.size();
-  std::uint32_t best = 0;
-  for (;;) {
-    // Four at a time while four remain: one end test per four segments.
-    while (end - s >= 4 && (s[0].used & mask) != 0 && (s[1].used & mask) != 0 && (s[2].used & mask) != 0 &&
-           (s[3].used & mask) != 0)
-      s += 4;
-    while (s != end && (s->used & mask) != 0) ++s;
-    if (s == end) break;
-    const std::uint32_t run_first = std::max(s->first, from);
-    do ++s;
-    while (s != end && (s->used & mask) == 0);
-    const std::uint32_t run = (s == end ? nodes_ : s->first) - run_first;
-    if (run >= count) return run_first;
-    best = std::max(best, run);
-  }
-  if (longest != nullptr) *longest = std::max(*longest, best);
-  return -1;
+  const std::size_t start = from == 0 ? 0 : static_cast<std::size_t>(segment_at(from) - segments_.data());
+  const detail::FreeRunResult r = detail::fastest_free_run_search()(segments_, start, nodes_, {mask, count, from});
+  if (r.first < 0 && longest != nullptr) *longest = std::max(*longest, r.longest);
+  return r.first;
 }
 
 IntervalPlan::SearchMemo::SearchMemo(std::size_t intervals)

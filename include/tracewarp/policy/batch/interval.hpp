@@ -13,7 +13,9 @@
 // Plans are rebuilt every pass. Nodes are a 1-D line: the model must use contiguous allocation.
 //
 // The plan is a line of node segments, each with a bit mask of the intervals in which it is
-// used (at most 64 intervals), so checking a window of intervals on a segment is one AND.
+// used (at most 64 intervals), so checking a window of intervals on a segment is one AND; the
+// search for free runs along the line looks at eight segments at once where the CPU has AVX-512
+// (src/policy/batch/free_runs.hpp).
 // The search over start intervals is spread over TBB threads when the plan is large, and its
 // result — the earliest fitting interval, lowest range — does not depend on the thread count.
 // A pass takes over the last pass's placements that provably did not change instead of
@@ -45,6 +47,15 @@ struct IntervalPattern {
 // with units s, m, h — pattern A is "10m:1h,30m:12h,2h:24h,4h:36h,8h:60h". Each up_to must lie
 // a whole number of lengths after the previous one; at most 64 intervals. ConfigError otherwise.
 IntervalPattern parse_interval_pattern(const std::string& spec);
+
+namespace detail {
+// A stretch of a plan's node line: from node `first` up to the next segment's first, used in
+// the intervals whose bits are set in `used`.
+struct LineSegment {
+  std::uint32_t first;
+  std::uint64_t used;
+};
+}  // namespace detail
 
 // The used-space plan of one pass: nodes 0..N-1 times the pattern's intervals.
 class IntervalPlan {
@@ -150,10 +161,7 @@ class IntervalPlan {
   std::uint32_t free_in(std::size_t interval) const { return free_[interval]; }
 
  private:
-  struct Segment {
-    std::uint32_t first;  // first node; the segment lasts until the next one's first
-    std::uint64_t used;   // bit k: used during interval k
-  };
+  using Segment = detail::LineSegment;
   const Segment* segment_at(std::uint32_t node) const;  // the segment holding `node`
   std::uint32_t end_of(std::size_t segment) const;
 
