@@ -61,6 +61,13 @@ else
   failures=$((failures + 1))
 fi
 
+study="$(dirname "$0")/../../experiments/kcomputer-interval/study.toml"
+out=$(mktemp -d)
+check "a free-run kernel this CPU does not run, exit 2" 2 "TRACEWARP_FREE_RUNS=sse9: this CPU runs the free-run kernels portable" \
+  -- env TRACEWARP_FREE_RUNS=sse9 "$tw" run -q "$study" --set batch.machine=kcomputer-768 --set kmix.days=1 \
+  --set experiment.replications=1 -o "$out/k.h5"
+rm -rf "$out"
+
 # A singleton's MPI session directory is its own (Open MPI singletons otherwise share one that the
 # first to end removes under the others); it is gone after the run, and one left by a killed
 # run (its process no longer exists) is removed by the next run.

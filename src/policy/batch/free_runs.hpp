@@ -2,7 +2,8 @@
 // plan's line of segments, the lowest run of nodes free throughout a window of intervals. It is
 // written twice — portably, and for x86-64 CPUs with AVX-512, eight segments at a time with no
 // branch per segment — and both give the same answers (tests/policy/test_interval_policy.cpp).
-// The fastest kernel the CPU runs is chosen once, at the first search.
+// The fastest kernel the CPU runs is chosen once, at the first search (or the one named by
+// TRACEWARP_FREE_RUNS).
 #pragma once
 
 #include <cstddef>
@@ -37,10 +38,9 @@ struct FreeRunKernel {
 // The kernels this CPU can run: the portable one first, the fastest last.
 std::span<const FreeRunKernel> free_run_kernels();
 
-// The fastest of them.
-inline FreeRunSearch fastest_free_run_search() {
-  static const FreeRunSearch fastest = free_run_kernels().back().search;
-  return fastest;
-}
+// The kernel interval scheduling uses: the one named by the environment variable
+// TRACEWARP_FREE_RUNS (portable, avx2 or avx512: for comparing them, or ruling a kernel out),
+// else the fastest. ConfigError if the named kernel is not one this CPU runs.
+FreeRunSearch chosen_free_run_search();
 
 }  // namespace tracewarp::batch::detail

@@ -320,7 +320,7 @@ std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t 
                                              std::uint32_t* longest) const {
   if (from >= nodes_) return -1;
   const std::size_t start = from == 0 ? 0 : static_cast<std::size_t>(segment_at(from) - segments_.data());
-  const detail::FreeRunResult r = detail::fastest_free_run_search()(segments_, start, nodes_, {mask, count, from});
+  const detail::FreeRunResult r = detail::chosen_free_run_search()(segments_, start, nodes_, {mask, count, from});
   if (r.first < 0 && longest != nullptr) *longest = std::max(*longest, r.longest);
   return r.first;
 }
@@ -398,6 +398,10 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::a
 }
 
 std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const { return segment_at(node)->used; }
+
+IntervalPolicy::IntervalPolicy(IntervalPattern pattern, Passes passes) : pattern_(std::move(pattern)), passes_(passes) {
+  detail::chosen_free_run_search();  // a kernel named in the environment is checked here, at set-up
+}
 
 PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   PassDecision out;

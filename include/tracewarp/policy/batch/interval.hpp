@@ -185,8 +185,8 @@ class IntervalPolicy {
   // decisions, less work); from_scratch: every pass searches every job, as a scheduler without
   // that memory would (for its pass wall times).
   enum class Passes : std::uint8_t { keep_places, from_scratch };
-  explicit IntervalPolicy(IntervalPattern pattern, Passes passes = Passes::keep_places)
-      : pattern_(std::move(pattern)), passes_(passes) {}
+  // ConfigError if TRACEWARP_FREE_RUNS names a kernel this CPU does not run.
+  explicit IntervalPolicy(IntervalPattern pattern, Passes passes = Passes::keep_places);
   // A job longer than the horizon never fits in it.
   Time longest_plannable() const { return pattern_.horizon(); }
   PassDecision pass(const SchedulingInput& in);
