@@ -123,15 +123,18 @@ void FreeRunSearch(benchmark::State& state, detail::FreeRunSearch search) {
   const auto third = [&] {
     return (rng.next_u64() & rng.next_u64()) | (rng.next_u64() & rng.next_u64() & rng.next_u64());
   };
-  std::vector<std::vector<detail::LineSegment>> lines(16);
-  std::vector<std::uint32_t> ends;
-  for (auto& line : lines) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<std::vector<std::uint32_t>> firsts(16);
+  std::vector<std::vector<std::uint64_t>> used(16);
+  std::vector<detail::FreeRunLine> lines;
+  for (std::size_t l = 0; l < firsts.size(); ++l) {
     std::uint32_t node = 0;
-    for (std::int64_t i = 0; i < state.range(0); ++i) {
-      line.push_back({node, third() & ((std::uint64_t{1} << 40) - 1)});
+    for (std::size_t i = 0; i < n; ++i) {
+      firsts[l].push_back(node);
+      used[l].push_back(third() & ((std::uint64_t{1} << 40) - 1));
       node += static_cast<std::uint32_t>(1 + rng.below(30));
     }
-    ends.push_back(node);
+    lines.push_back({firsts[l].data(), used[l].data(), n, node});
   }
   std::vector<std::pair<std::size_t, std::uint64_t>> queries;  // line, window
   for (std::size_t l = 0; l < lines.size(); ++l)
@@ -140,7 +143,7 @@ void FreeRunSearch(benchmark::State& state, detail::FreeRunSearch search) {
   std::size_t i = 0;
   for (auto _ : state) {
     const auto [l, window] = queries[i];
-    benchmark::DoNotOptimize(search(lines[l], 0, ends[l], {window, ends[l], 0}));
+    benchmark::DoNotOptimize(search(lines[l], 0, {window, lines[l].nodes, 0}));
     i = (i + 1) % queries.size();
   }
   state.SetItemsProcessed(state.iterations() * state.range(0));

@@ -284,42 +284,41 @@ TEST_CASE("interval plan: the lowest free range equals a node-by-node search, as
 }
 
 TEST_CASE("free-run search: every kernel this CPU runs equals a node-by-node look", "[unit][policy][interval]") {
-  // Random lines of 1 to 40 segments (every tail length of the eight-segment steps) and of 300,
-  // random windows, counts and starting nodes.
+  // Random lines of 1 to 40 segments (every length of a partial last step, eight or sixteen
+  // segments a step) and of 300, random windows, counts and starting nodes.
   RandomStream rng(17, 0);
   for (const detail::FreeRunKernel& kernel : detail::free_run_kernels()) {
     CAPTURE(kernel.name);
     for (int line_no = 0; line_no < 400; ++line_no) {
       const std::size_t n = line_no % 10 == 9 ? 300 : 1 + rng.below(40);
-      std::vector<detail::LineSegment> line;
+      std::vector<std::uint32_t> firsts;
+      std::vector<std::uint64_t> used;
       std::uint32_t node = 0;
       for (std::size_t i = 0; i < n; ++i) {
-        std::uint64_t used = rng.below(2) == 0 ? 0 : rng.next_u64() & rng.next_u64();  // free in about half
-        line.push_back({node, used});
+        firsts.push_back(node);
+        used.push_back(rng.below(2) == 0 ? 0 : rng.next_u64() & rng.next_u64());  // free in about half
         node += static_cast<std::uint32_t>(1 + rng.below(20));
       }
-      const std::uint32_t nodes = node;
-      const auto free_at = [&](std::uint32_t v, std::uint64_t window) {
+      const detail::FreeRunLine line{firsts.data(), used.data(), n, node};
+      const auto segment_of = [&](std::uint32_t v) {
         std::size_t i = 0;
-        while (i + 1 < n && line[i + 1].first <= v) ++i;
-        return (line[i].used & window) == 0;
+        while (i + 1 < n && firsts[i + 1] <= v) ++i;
+        return i;
       };
       for (int q = 0; q < 8; ++q) {
         const std::size_t low = rng.below(8);
         const std::uint64_t window = (std::uint64_t{1} << (low + rng.below(4))) * 2 - (std::uint64_t{1} << low);
         const auto count = static_cast<std::uint32_t>(1 + rng.below(q < 4 ? 30 : 200));
-        const auto from = static_cast<std::uint32_t>(q % 2 == 0 ? 0 : rng.below(nodes));
-        std::size_t start = 0;
-        while (start + 1 < n && line[start + 1].first <= from) ++start;
+        const auto from = static_cast<std::uint32_t>(q % 2 == 0 ? 0 : rng.below(line.nodes));
         std::int64_t expected = -1;
         std::uint32_t run = 0, longest = 0;
-        for (std::uint32_t v = from; v < nodes && expected < 0; ++v) {
-          run = free_at(v, window) ? run + 1 : 0;
+        for (std::uint32_t v = from; v < line.nodes && expected < 0; ++v) {
+          run = (used[segment_of(v)] & window) == 0 ? run + 1 : 0;
           if (run >= count) expected = v + 1 - count;
           longest = std::max(longest, run);
         }
         CAPTURE(line_no, q, n, window, count, from);
-        const detail::FreeRunResult got = kernel.search(line, start, nodes, {window, count, from});
+        const detail::FreeRunResult got = kernel.search(line, segment_of(from), {window, count, from});
         REQUIRE(got.first == expected);
         if (expected < 0) REQUIRE(got.longest == longest);
       }

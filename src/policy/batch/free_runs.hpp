@@ -1,22 +1,29 @@
 // The search interval scheduling spends most of its time in (docs/performance.md): along a
 // plan's line of segments, the lowest run of nodes free throughout a window of intervals. It is
-// written twice — portably, and for x86-64 CPUs with AVX-512, eight segments at a time with no
-// branch per segment — and both give the same answers (tests/policy/test_interval_policy.cpp).
-// The fastest kernel the CPU runs is chosen once, at the first search (or the one named by
-// TRACEWARP_FREE_RUNS).
+// written three times — portably; for x86-64 CPUs with AVX2, eight segments at a time; with
+// AVX-512, sixteen — the vector kernels with no branch per segment, and all give the same
+// answers (tests/policy/test_interval_policy.cpp). The fastest kernel the CPU runs is chosen
+// once, at the first search (or the one named by TRACEWARP_FREE_RUNS).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
-#include "tracewarp/policy/batch/interval.hpp"
-
 namespace tracewarp::batch::detail {
+
+// A plan's line of segments: segment i holds nodes firsts[i] up to the next segment's first (or
+// `nodes`, the line's end) and is used in the intervals whose bits are set in used[i].
+struct FreeRunLine {
+  const std::uint32_t* firsts;  // ascending, firsts[0] == 0
+  const std::uint64_t* used;
+  std::size_t size;
+  std::uint32_t nodes;
+};
 
 struct FreeRunQuery {
   std::uint64_t window;  // the intervals the run must be free in
-  std::uint32_t count;   // nodes wanted
+  std::uint32_t count;   // nodes wanted, at least 1
   std::uint32_t from;    // no run is looked for below this node
 };
 
@@ -25,10 +32,8 @@ struct FreeRunResult {
   std::uint32_t longest;  // if none: the longest free run from `from` on
 };
 
-// `line`: a plan's segments, the first at node 0, the line ending at node `nodes`; `start`: the
-// segment holding `from`.
-using FreeRunSearch = FreeRunResult (*)(std::span<const LineSegment> line, std::size_t start, std::uint32_t nodes,
-                                        const FreeRunQuery& query);
+// `start`: the segment holding `from`.
+using FreeRunSearch = FreeRunResult (*)(const FreeRunLine& line, std::size_t start, const FreeRunQuery& query);
 
 struct FreeRunKernel {
   const char* name;

@@ -83,7 +83,10 @@ IntervalPlan::IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern&
   begins_.reserve(pattern.lengths.size() + 1);
   begins_.push_back(now);
   for (const Time l : pattern.lengths) begins_.push_back(begins_.back() + l);
-  if (nodes > 0) segments_.push_back({0, 0});
+  if (nodes > 0) {
+    firsts_.push_back(0);
+    used_.push_back(0);
+  }
   free_.assign(pattern.lengths.size(), nodes);
 }
 
@@ -117,7 +120,23 @@ std::size_t IntervalPlan::windows(Time duration, std::array<std::uint64_t, 64>& 
 }
 
 std::uint32_t IntervalPlan::end_of(std::size_t segment) const {
-  return segment + 1 < segments_.size() ? segments_[segment + 1].first : nodes_;
+  return segment + 1 < firsts_.size() ? firsts_[segment + 1] : nodes_;
+}
+
+void IntervalPlan::replace_segments(std::size_t at, std::size_t replaced, std::span<const Segment> line) {
+  const auto grow = [&](auto& column, auto empty) {
+    const auto from = column.begin() + static_cast<std::ptrdiff_t>(at);
+    if (line.size() > replaced)
+      column.insert(from + static_cast<std::ptrdiff_t>(replaced), line.size() - replaced, empty);
+    else
+      column.erase(from + static_cast<std::ptrdiff_t>(line.size()), from + static_cast<std::ptrdiff_t>(replaced));
+  };
+  grow(firsts_, std::uint32_t{0});
+  grow(used_, std::uint64_t{0});
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    firsts_[at + i] = line[i].first;
+    used_[at + i] = line[i].used;
+  }
 }
 
 void IntervalPlan::occupy(std::uint32_t first, std::uint32_t count, std::uint64_t mask) {
@@ -126,32 +145,25 @@ void IntervalPlan::occupy(std::uint32_t first, std::uint32_t count, std::uint64_
   const std::uint32_t last = first + count;
   // Segments lo..hi hold the range; they and their neighbours (merged where equal) are
   // rewritten in a scratch line, then put back with one move of the segments above.
-  const auto lo = static_cast<std::size_t>(segment_at(first) - segments_.data());
+  const std::size_t lo = segment_at(first);
   std::size_t hi = lo;
-  while (hi + 1 < segments_.size() && segments_[hi + 1].first < last) ++hi;
-  const std::size_t below = lo > 0 ? lo - 1 : lo, above = std::min(hi + 1, segments_.size() - 1);
+  while (hi + 1 < firsts_.size() && firsts_[hi + 1] < last) ++hi;
+  const std::size_t below = lo > 0 ? lo - 1 : lo, above = std::min(hi + 1, firsts_.size() - 1);
   std::vector<Segment>& line = scratch_;
   line.clear();
   const auto add = [&](Segment seg) {
     if (line.empty() || line.back().used != seg.used) line.push_back(seg);
   };
-  for (std::size_t i = below; i < lo; ++i) add(segments_[i]);
-  if (segments_[lo].first < first) add(segments_[lo]);
+  for (std::size_t i = below; i < lo; ++i) add({firsts_[i], used_[i]});
+  if (firsts_[lo] < first) add({firsts_[lo], used_[lo]});
   for (std::size_t i = lo; i <= hi; ++i) {
-    if (segments_[i].used & mask)
-      throw InvariantError("interval plan: node " + std::to_string(std::max(segments_[i].first, first)) +
-                           " used twice");
-    add({std::max(segments_[i].first, first), segments_[i].used | mask});
+    if (used_[i] & mask)
+      throw InvariantError("interval plan: node " + std::to_string(std::max(firsts_[i], first)) + " used twice");
+    add({std::max(firsts_[i], first), used_[i] | mask});
   }
-  if (end_of(hi) > last) add({last, segments_[hi].used});
-  for (std::size_t i = hi + 1; i <= above; ++i) add(segments_[i]);
-  const std::size_t replaced = above - below + 1;
-  const auto at = segments_.begin() + static_cast<std::ptrdiff_t>(below);
-  if (line.size() > replaced)
-    segments_.insert(at + static_cast<std::ptrdiff_t>(replaced), line.size() - replaced, Segment{});
-  else
-    segments_.erase(at + static_cast<std::ptrdiff_t>(line.size()), at + static_cast<std::ptrdiff_t>(replaced));
-  std::copy(line.begin(), line.end(), segments_.begin() + static_cast<std::ptrdiff_t>(below));
+  if (end_of(hi) > last) add({last, used_[hi]});
+  for (std::size_t i = hi + 1; i <= above; ++i) add({firsts_[i], used_[i]});
+  replace_segments(below, above - below + 1, line);
   for (std::uint64_t m = mask; m != 0; m &= m - 1) free_[static_cast<std::size_t>(std::countr_zero(m))] -= count;
 }
 
@@ -162,7 +174,7 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
     const auto past = std::lower_bound(begins_.begin(), begins_.end() - 1, job.requested_end);
     return bits(0, std::max<std::size_t>(1, static_cast<std::size_t>(past - begins_.begin())) - 1);
   };
-  if (segments_.size() != 1 || segments_[0].used != 0) {  // not a fresh plan: one by one
+  if (used_.size() != 1 || used_[0] != 0) {  // not a fresh plan: one by one
     for (const RunningJob& job : jobs) occupy(job.first_node, job.nodes, held(job));
     return;
   }
@@ -175,9 +187,13 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
     by_node.push_back({job.first_node, job.nodes, held(job)});
   }
   std::sort(by_node.begin(), by_node.end(), [](const Cells& a, const Cells& b) { return a.first < b.first; });
-  segments_.clear();
+  firsts_.clear();
+  used_.clear();
   const auto add = [&](std::uint32_t first, std::uint64_t used) {
-    if (segments_.empty() || segments_.back().used != used) segments_.push_back({first, used});
+    if (used_.empty() || used_.back() != used) {
+      firsts_.push_back(first);
+      used_.push_back(used);
+    }
   };
   std::uint32_t reached = 0;  // nodes below are written
   // A running job holds a prefix of the intervals: nodes_held_upto[c] counts the nodes of the
@@ -195,44 +211,42 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
   for (std::size_t i = intervals(); i-- > 0;) free_[i] -= held_now += nodes_held_upto[i + 1];
 }
 
-const IntervalPlan::Segment* IntervalPlan::segment_at(std::uint32_t node) const {
+std::size_t IntervalPlan::segment_at(std::uint32_t node) const {
   // Branch-free binary search (the last segment starting at or below `node`): a pass asks this
   // for every placement and check, and the comparisons are unpredictable.
-  const Segment* base = segments_.data();
-  for (std::size_t n = segments_.size(); n > 1;) {
+  const std::uint32_t* base = firsts_.data();
+  for (std::size_t n = firsts_.size(); n > 1;) {
     const std::size_t half = n / 2;
-    base = base[half].first <= node ? base + half : base;
+    base = base[half] <= node ? base + half : base;
     n -= half;
   }
-  return base;
+  return static_cast<std::size_t>(base - firsts_.data());
 }
 
 bool IntervalPlan::is_free(std::uint32_t first, std::uint32_t count, std::uint64_t mask) const {
   if (count == 0 || first >= nodes_ || count > nodes_ - first) return false;
-  const Segment* const end = segments_.data() + segments_.size();
-  for (const Segment* s = segment_at(first); s != end && s->first < first + count; ++s)
-    if ((s->used & mask) != 0) return false;
+  for (std::size_t s = segment_at(first), n = firsts_.size(); s != n && firsts_[s] < first + count; ++s)
+    if ((used_[s] & mask) != 0) return false;
   return true;
 }
 
 std::uint32_t IntervalPlan::longest_touching(std::uint32_t first, std::uint32_t last, std::uint64_t mask) const {
   std::uint32_t longest = 0;
   if (first >= std::min(last, nodes_)) return longest;
-  const Segment* const begin = segments_.data();
-  const Segment* const end = begin + segments_.size();
-  const Segment* s = segment_at(first);
+  const std::size_t n = firsts_.size();
+  std::size_t s = segment_at(first);
   // A free run holding `first` may begin further down.
-  if ((s->used & mask) == 0)
-    while (s != begin && (s[-1].used & mask) == 0) --s;
-  while (s != end && s->first < last) {
-    if ((s->used & mask) != 0) {
+  if ((used_[s] & mask) == 0)
+    while (s != 0 && (used_[s - 1] & mask) == 0) --s;
+  while (s != n && firsts_[s] < last) {
+    if ((used_[s] & mask) != 0) {
       ++s;
       continue;
     }
-    const std::uint32_t run_first = s->first;
+    const std::uint32_t run_first = firsts_[s];
     do ++s;
-    while (s != end && (s->used & mask) == 0);
-    longest = std::max(longest, (s == end ? nodes_ : s->first) - run_first);
+    while (s != n && (used_[s] & mask) == 0);
+    longest = std::max(longest, (s == n ? nodes_ : firsts_[s]) - run_first);
   }
   return longest;
 }
@@ -241,42 +255,41 @@ void IntervalPlan::touching_bounds(std::uint32_t first, std::uint32_t last,
                                    std::array<std::uint32_t, 64>& bounds) const {
   constexpr int kLookAside = 16;  // segments looked at on each side
   last = std::min(last, nodes_);
-  const Segment* const begin = segments_.data();
-  const Segment* const end = begin + segments_.size();
-  const Segment* const at_first = segment_at(first);
+  const std::size_t n = firsts_.size();
+  const std::size_t at_first = segment_at(first);
   std::uint64_t used_throughout = ~std::uint64_t{0};
-  for (const Segment* s = at_first; s != end && s->first < last; ++s) used_throughout &= s->used;
+  for (std::size_t s = at_first; s != n && firsts_[s] < last; ++s) used_throughout &= used_[s];
   // Free nodes below `first`, per interval: a bit leaves `open` at the first segment using it.
   std::array<std::uint32_t, 64> below, above;
   std::uint64_t open = ~std::uint64_t{0};
-  const Segment* s = at_first;
+  std::size_t s = at_first;
   std::uint32_t reached = first;  // nodes from here up to `first` are free in the open intervals
-  if (s->first < first) {         // the part of `first`'s segment below it
-    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) below[std::countr_zero(m)] = 0;
-    open &= ~s->used;
-    reached = s->first;
+  if (firsts_[s] < first) {       // the part of `first`'s segment below it
+    for (std::uint64_t m = open & used_[s]; m != 0; m &= m - 1) below[std::countr_zero(m)] = 0;
+    open &= ~used_[s];
+    reached = firsts_[s];
   }
-  for (int step = 0; open != 0 && s != begin && step < kLookAside; ++step) {
+  for (int step = 0; open != 0 && s != 0 && step < kLookAside; ++step) {
     --s;
-    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) below[std::countr_zero(m)] = first - reached;
-    open &= ~s->used;
-    reached = s->first;
+    for (std::uint64_t m = open & used_[s]; m != 0; m &= m - 1) below[std::countr_zero(m)] = first - reached;
+    open &= ~used_[s];
+    reached = firsts_[s];
   }
   for (std::uint64_t m = open; m != 0; m &= m - 1) below[std::countr_zero(m)] = first;  // assumed
   // Free nodes from `last` on.
   open = ~std::uint64_t{0};
-  s = last < nodes_ ? segment_at(last) : end;
+  s = last < nodes_ ? segment_at(last) : n;
   reached = last;
-  if (s != end && s->first < last) {  // `last` inside a segment: it starts there
-    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) above[std::countr_zero(m)] = 0;
-    open &= ~s->used;
-    reached = end_of(static_cast<std::size_t>(s - begin));
+  if (s != n && firsts_[s] < last) {  // `last` inside a segment: it starts there
+    for (std::uint64_t m = open & used_[s]; m != 0; m &= m - 1) above[std::countr_zero(m)] = 0;
+    open &= ~used_[s];
+    reached = end_of(s);
     ++s;
   }
-  for (int step = 0; open != 0 && s != end && step < kLookAside; ++step, ++s) {
-    for (std::uint64_t m = open & s->used; m != 0; m &= m - 1) above[std::countr_zero(m)] = reached - last;
-    open &= ~s->used;
-    reached = end_of(static_cast<std::size_t>(s - begin));
+  for (int step = 0; open != 0 && s != n && step < kLookAside; ++step, ++s) {
+    for (std::uint64_t m = open & used_[s]; m != 0; m &= m - 1) above[std::countr_zero(m)] = reached - last;
+    open &= ~used_[s];
+    reached = end_of(s);
   }
   for (std::uint64_t m = open; m != 0; m &= m - 1) above[std::countr_zero(m)] = nodes_ - last;  // assumed
   for (std::size_t i = 0; i < intervals(); ++i)
@@ -289,7 +302,7 @@ void IntervalPlan::freed_since(const IntervalPlan& earlier, std::vector<Cells>& 
   std::size_t i = 0, j = 0;  // the segments of this plan and of `earlier` holding node n
   for (std::uint32_t n = 0; n < nodes_;) {
     const std::uint32_t next = std::min(end_of(i), earlier.end_of(j));
-    const std::uint64_t freed = earlier.segments_[j].used & ~segments_[i].used;
+    const std::uint64_t freed = earlier.used_[j] & ~used_[i];
     if (freed != 0) {
       if (out.size() > from && out.back().mask == freed && out.back().first + out.back().count == n)
         out.back().count += next - n;
@@ -304,23 +317,23 @@ void IntervalPlan::freed_since(const IntervalPlan& earlier, std::vector<Cells>& 
 
 bool IntervalPlan::same_cells(const IntervalPlan& other) const {
   // Lines are canonical (neighbouring segments differ), so equal cells mean equal segments.
-  const auto same = [](const Segment& a, const Segment& b) { return a.first == b.first && a.used == b.used; };
-  return nodes_ == other.nodes_ && free_ == other.free_ &&
-         std::equal(segments_.begin(), segments_.end(), other.segments_.begin(), other.segments_.end(), same);
+  return nodes_ == other.nodes_ && free_ == other.free_ && firsts_ == other.firsts_ && used_ == other.used_;
 }
 
 void IntervalPlan::take_cells(const IntervalPlan& other) {
   if (other.nodes_ != nodes_ || other.intervals() != intervals())
     throw InvariantError("interval plan: taking the cells of another machine's plan");
-  segments_ = other.segments_;
+  firsts_ = other.firsts_;
+  used_ = other.used_;
   free_ = other.free_;
 }
 
 std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t mask, std::uint32_t from,
                                              std::uint32_t* longest) const {
   if (from >= nodes_) return -1;
-  const std::size_t start = from == 0 ? 0 : static_cast<std::size_t>(segment_at(from) - segments_.data());
-  const detail::FreeRunResult r = detail::chosen_free_run_search()(segments_, start, nodes_, {mask, count, from});
+  const detail::FreeRunLine line{firsts_.data(), used_.data(), firsts_.size(), nodes_};
+  const detail::FreeRunResult r =
+      detail::chosen_free_run_search()(line, from == 0 ? 0 : segment_at(from), {mask, count, from});
   if (r.first < 0 && longest != nullptr) *longest = std::max(*longest, r.longest);
   return r.first;
 }
@@ -379,7 +392,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::a
   // Small plans: in order, stop at the first fit. Large ones: batches of starts in parallel,
   // the earliest fit of the first batch that has one (the same for any thread count).
   constexpr std::size_t kParallelSegments = 512, kBatch = 8;
-  if (segments_.size() < kParallelSegments) {
+  if (firsts_.size() < kParallelSegments) {
     for (std::size_t s = 0; s < starts; ++s) {
       if (const Placement p = try_start(s, masks[s]); p.interval < k) return found(p);
       remember(s, masks[s]);
@@ -397,7 +410,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::a
   return none;
 }
 
-std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const { return segment_at(node)->used; }
+std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const { return used_[segment_at(node)]; }
 
 IntervalPolicy::IntervalPolicy(IntervalPattern pattern, Passes passes) : pattern_(std::move(pattern)), passes_(passes) {
   detail::chosen_free_run_search();  // a kernel named in the environment is checked here, at set-up

@@ -48,15 +48,6 @@ struct IntervalPattern {
 // a whole number of lengths after the previous one; at most 64 intervals. ConfigError otherwise.
 IntervalPattern parse_interval_pattern(const std::string& spec);
 
-namespace detail {
-// A stretch of a plan's node line: from node `first` up to the next segment's first, used in
-// the intervals whose bits are set in `used`.
-struct LineSegment {
-  std::uint32_t first;
-  std::uint64_t used;
-};
-}  // namespace detail
-
 // The used-space plan of one pass: nodes 0..N-1 times the pattern's intervals.
 class IntervalPlan {
  public:
@@ -161,9 +152,14 @@ class IntervalPlan {
   std::uint32_t free_in(std::size_t interval) const { return free_[interval]; }
 
  private:
-  using Segment = detail::LineSegment;
-  const Segment* segment_at(std::uint32_t node) const;  // the segment holding `node`
+  struct Segment {
+    std::uint32_t first;  // first node; the segment lasts until the next one's first
+    std::uint64_t used;   // bit k: used during interval k
+  };
+  std::size_t segment_at(std::uint32_t node) const;  // the segment holding `node`
   std::uint32_t end_of(std::size_t segment) const;
+  // Segments at..at + replaced - 1 become `line`.
+  void replace_segments(std::size_t at, std::size_t replaced, std::span<const Segment> line);
 
   // Whether every interval of `mask` has at least `count` nodes free in all (not necessarily
   // contiguous): a check in O(intervals) that rules a start out before any segment is scanned.
@@ -171,9 +167,12 @@ class IntervalPlan {
 
   std::uint32_t nodes_;
   std::vector<Time> begins_;  // start time of each interval, then the horizon's end
-  std::vector<Segment> segments_;
-  std::vector<std::uint32_t> free_;  // nodes free in each interval
-  std::vector<Segment> scratch_;     // occupy()'s working line
+  // The segments, as two arrays (a search reads `used_` alone until a run ends, eight or
+  // sixteen segments at a time).
+  std::vector<std::uint32_t> firsts_;  // first node of each segment, ascending from 0
+  std::vector<std::uint64_t> used_;    // bit k: the segment is used during interval k
+  std::vector<std::uint32_t> free_;    // nodes free in each interval
+  std::vector<Segment> scratch_;       // occupy()'s working line
 };
 
 class IntervalPassMemory;
