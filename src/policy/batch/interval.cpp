@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <utility>
@@ -124,15 +125,17 @@ std::uint32_t IntervalPlan::end_of(std::size_t segment) const {
 }
 
 void IntervalPlan::replace_segments(std::size_t at, std::size_t replaced, std::span<const Segment> line) {
-  const auto grow = [&](auto& column, auto empty) {
-    const auto from = column.begin() + static_cast<std::ptrdiff_t>(at);
-    if (line.size() > replaced)
-      column.insert(from + static_cast<std::ptrdiff_t>(replaced), line.size() - replaced, empty);
-    else
-      column.erase(from + static_cast<std::ptrdiff_t>(line.size()), from + static_cast<std::ptrdiff_t>(replaced));
+  // The segments above move once in each column, by the change in length (most placements add
+  // one or two segments, or none).
+  const std::size_t size = firsts_.size(), above = at + replaced, moved = size - above;
+  const auto shift = [&](auto& column) {
+    if (line.size() > replaced) column.resize(size + line.size() - replaced);
+    if (line.size() != replaced)
+      std::memmove(column.data() + at + line.size(), column.data() + above, moved * sizeof(column[0]));
+    if (line.size() < replaced) column.resize(size - (replaced - line.size()));
   };
-  grow(firsts_, std::uint32_t{0});
-  grow(used_, std::uint64_t{0});
+  shift(firsts_);
+  shift(used_);
   for (std::size_t i = 0; i < line.size(); ++i) {
     firsts_[at + i] = line[i].first;
     used_[at + i] = line[i].used;
