@@ -283,7 +283,8 @@ TEST_CASE("interval plan: the lowest free range equals a node-by-node search, as
   }
 }
 
-TEST_CASE("free-run search: every kernel this CPU runs equals a node-by-node look", "[unit][policy][interval]") {
+TEST_CASE("free-run search: every kernel this CPU runs equals a node-by-node look, and finds a node's segment",
+          "[unit][policy][interval]") {
   // Random lines of 1 to 40 segments (every length of a partial last step, eight or sixteen
   // segments a step) and of 300, random windows, counts and starting nodes.
   RandomStream rng(17, 0);
@@ -318,6 +319,7 @@ TEST_CASE("free-run search: every kernel this CPU runs equals a node-by-node loo
           longest = std::max(longest, run);
         }
         CAPTURE(line_no, q, n, window, count, from);
+        REQUIRE(kernel.locate(firsts.data(), n, from) == segment_of(from));
         const detail::FreeRunResult got = kernel.search(line, segment_of(from), {window, count, from});
         REQUIRE(got.first == expected);
         if (expected < 0) REQUIRE(got.longest == longest);

@@ -2,8 +2,8 @@
 // plan's line of segments, the lowest run of nodes free throughout a window of intervals. It is
 // written three times — portably; for x86-64 CPUs with AVX2, eight segments at a time; with
 // AVX-512, sixteen — the vector kernels with no branch per segment, and all give the same
-// answers (tests/policy/test_interval_policy.cpp). The fastest kernel the CPU runs is chosen
-// once, at the first search (or the one named by TRACEWARP_FREE_RUNS).
+// answers (tests/policy/test_interval_policy.cpp). A kernel also finds the segment holding a node. The fastest kernel
+// the CPU runs is chosen once, at the first search (or the one named by TRACEWARP_FREE_RUNS).
 #pragma once
 
 #include <cstddef>
@@ -35,9 +35,13 @@ struct FreeRunResult {
 // `start`: the segment holding `from`.
 using FreeRunSearch = FreeRunResult (*)(const FreeRunLine& line, std::size_t start, const FreeRunQuery& query);
 
+// The segment holding `node`, at or above firsts[0] (the last segment that starts at or below it).
+using SegmentLocate = std::size_t (*)(const std::uint32_t* firsts, std::size_t size, std::uint32_t node);
+
 struct FreeRunKernel {
   const char* name;
   FreeRunSearch search;
+  SegmentLocate locate;
 };
 
 // The kernels this CPU can run: the portable one first, the fastest last.
@@ -46,6 +50,6 @@ std::span<const FreeRunKernel> free_run_kernels();
 // The kernel interval scheduling uses: the one named by the environment variable
 // TRACEWARP_FREE_RUNS (portable, avx2 or avx512: for comparing them, or ruling a kernel out),
 // else the fastest. ConfigError if the named kernel is not one this CPU runs.
-FreeRunSearch chosen_free_run_search();
+const FreeRunKernel& chosen_free_run_kernel();
 
 }  // namespace tracewarp::batch::detail

@@ -215,15 +215,7 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
 }
 
 std::size_t IntervalPlan::segment_at(std::uint32_t node) const {
-  // Branch-free binary search (the last segment starting at or below `node`): a pass asks this
-  // for every placement and check, and the comparisons are unpredictable.
-  const std::uint32_t* base = firsts_.data();
-  for (std::size_t n = firsts_.size(); n > 1;) {
-    const std::size_t half = n / 2;
-    base = base[half] <= node ? base + half : base;
-    n -= half;
-  }
-  return static_cast<std::size_t>(base - firsts_.data());
+  return detail::chosen_free_run_kernel().locate(firsts_.data(), firsts_.size(), node);
 }
 
 bool IntervalPlan::is_free(std::uint32_t first, std::uint32_t count, std::uint64_t mask) const {
@@ -336,7 +328,7 @@ std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t 
   if (from >= nodes_) return -1;
   const detail::FreeRunLine line{firsts_.data(), used_.data(), firsts_.size(), nodes_};
   const detail::FreeRunResult r =
-      detail::chosen_free_run_search()(line, from == 0 ? 0 : segment_at(from), {mask, count, from});
+      detail::chosen_free_run_kernel().search(line, from == 0 ? 0 : segment_at(from), {mask, count, from});
   if (r.first < 0 && longest != nullptr) *longest = std::max(*longest, r.longest);
   return r.first;
 }
@@ -416,7 +408,7 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::a
 std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const { return used_[segment_at(node)]; }
 
 IntervalPolicy::IntervalPolicy(IntervalPattern pattern, Passes passes) : pattern_(std::move(pattern)), passes_(passes) {
-  detail::chosen_free_run_search();  // a kernel named in the environment is checked here, at set-up
+  detail::chosen_free_run_kernel();  // a kernel named in the environment is checked here, at set-up
 }
 
 PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
