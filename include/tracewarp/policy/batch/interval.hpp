@@ -14,8 +14,8 @@
 //
 // The plan is a line of node segments, each with a bit mask of the intervals in which it is
 // used (at most 64 intervals), so checking a window of intervals on a segment is one AND; the
-// search for free runs along the line looks at eight segments at once where the CPU has AVX-512
-// (src/policy/batch/free_runs.hpp).
+// search for free runs along the line looks at sixteen segments at once where the CPU has
+// AVX-512, eight with AVX2 (src/policy/batch/free_runs.hpp).
 // The search over start intervals is spread over TBB threads when the plan is large, and its
 // result — the earliest fitting interval, lowest range — does not depend on the thread count.
 // A pass takes over the last pass's placements that provably did not change instead of
