@@ -319,7 +319,8 @@ TEST_CASE("free-run search: every kernel this CPU runs equals a node-by-node loo
           longest = std::max(longest, run);
         }
         CAPTURE(line_no, q, n, window, count, from);
-        REQUIRE(kernel.locate(firsts.data(), n, from) == segment_of(from));
+        const detail::SegmentLocate locate = kernel.locate != nullptr ? kernel.locate : detail::locate_by_halving;
+        REQUIRE(locate(firsts.data(), n, from) == segment_of(from));
         const detail::FreeRunResult got = kernel.search(line, segment_of(from), {window, count, from});
         REQUIRE(got.first == expected);
         if (expected < 0) REQUIRE(got.longest == longest);

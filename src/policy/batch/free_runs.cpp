@@ -42,18 +42,6 @@ FreeRunResult search_portable(const FreeRunLine& line, std::size_t start, const 
   return {-1, best};
 }
 
-// Branch-free binary search: a pass asks this for every placement and check, and the
-// comparisons are unpredictable.
-std::size_t locate_portable(const std::uint32_t* firsts, std::size_t size, std::uint32_t node) {
-  const std::uint32_t* base = firsts;
-  for (std::size_t n = size; n > 1;) {
-    const std::size_t half = n / 2;
-    base = base[half] <= node ? base + half : base;
-    n -= half;
-  }
-  return static_cast<std::size_t>(base - firsts);
-}
-
 #if TRACEWARP_X86_KERNELS
 // The vector kernels take a step of segments at a time, every step the same instructions
 // whatever the segments hold: a bit per segment free in the window; the run starts and ends
@@ -200,9 +188,9 @@ std::size_t locate_portable(const std::uint32_t* firsts, std::size_t size, std::
 #endif
 
 std::vector<FreeRunKernel> kernels_of_this_cpu() {
-  std::vector<FreeRunKernel> kernels{{"portable", search_portable, locate_portable}};
+  std::vector<FreeRunKernel> kernels{{"portable", search_portable, nullptr}};
 #if TRACEWARP_X86_KERNELS
-  if (__builtin_cpu_supports("avx2")) kernels.push_back({"avx2", search_avx2, locate_portable});
+  if (__builtin_cpu_supports("avx2")) kernels.push_back({"avx2", search_avx2, nullptr});
   if (__builtin_cpu_supports("avx512f")) kernels.push_back({"avx512", search_avx512, locate_avx512});
 #endif
   return kernels;

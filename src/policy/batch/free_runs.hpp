@@ -38,10 +38,22 @@ using FreeRunSearch = FreeRunResult (*)(const FreeRunLine& line, std::size_t sta
 // The segment holding `node`, at or above firsts[0] (the last segment that starts at or below it).
 using SegmentLocate = std::size_t (*)(const std::uint32_t* firsts, std::size_t size, std::uint32_t node);
 
+// Branch-free binary search: a pass asks this for every placement and check, and the
+// comparisons are unpredictable. Inline, so that callers do not pay a call for it.
+inline std::size_t locate_by_halving(const std::uint32_t* firsts, std::size_t size, std::uint32_t node) {
+  const std::uint32_t* base = firsts;
+  for (std::size_t n = size; n > 1;) {
+    const std::size_t half = n / 2;
+    base = base[half] <= node ? base + half : base;
+    n -= half;
+  }
+  return static_cast<std::size_t>(base - firsts);
+}
+
 struct FreeRunKernel {
   const char* name;
   FreeRunSearch search;
-  SegmentLocate locate;
+  SegmentLocate locate;  // nullptr: locate_by_halving
 };
 
 // The kernels this CPU can run: the portable one first, the fastest last.

@@ -80,7 +80,8 @@ IntervalPattern parse_interval_pattern(const std::string& spec) {
   return pattern;
 }
 
-IntervalPlan::IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern) : nodes_(nodes) {
+IntervalPlan::IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern)
+    : nodes_(nodes), kernel_(&detail::chosen_free_run_kernel()) {
   begins_.reserve(pattern.lengths.size() + 1);
   begins_.push_back(now);
   for (const Time l : pattern.lengths) begins_.push_back(begins_.back() + l);
@@ -215,7 +216,8 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
 }
 
 std::size_t IntervalPlan::segment_at(std::uint32_t node) const {
-  return detail::chosen_free_run_kernel().locate(firsts_.data(), firsts_.size(), node);
+  return kernel_->locate != nullptr ? kernel_->locate(firsts_.data(), firsts_.size(), node)
+                                    : detail::locate_by_halving(firsts_.data(), firsts_.size(), node);
 }
 
 bool IntervalPlan::is_free(std::uint32_t first, std::uint32_t count, std::uint64_t mask) const {
@@ -327,8 +329,7 @@ std::int64_t IntervalPlan::lowest_free_range(std::uint32_t count, std::uint64_t 
                                              std::uint32_t* longest) const {
   if (from >= nodes_) return -1;
   const detail::FreeRunLine line{firsts_.data(), used_.data(), firsts_.size(), nodes_};
-  const detail::FreeRunResult r =
-      detail::chosen_free_run_kernel().search(line, from == 0 ? 0 : segment_at(from), {mask, count, from});
+  const detail::FreeRunResult r = kernel_->search(line, from == 0 ? 0 : segment_at(from), {mask, count, from});
   if (r.first < 0 && longest != nullptr) *longest = std::max(*longest, r.longest);
   return r.first;
 }

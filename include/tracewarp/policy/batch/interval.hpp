@@ -48,6 +48,10 @@ struct IntervalPattern {
 // a whole number of lengths after the previous one; at most 64 intervals. ConfigError otherwise.
 IntervalPattern parse_interval_pattern(const std::string& spec);
 
+namespace detail {
+struct FreeRunKernel;  // src/policy/batch/free_runs.hpp
+}
+
 // The used-space plan of one pass: nodes 0..N-1 times the pattern's intervals.
 class IntervalPlan {
  public:
@@ -166,7 +170,8 @@ class IntervalPlan {
   bool enough_free(std::uint32_t count, std::uint64_t mask) const;
 
   std::uint32_t nodes_;
-  std::vector<Time> begins_;  // start time of each interval, then the horizon's end
+  const detail::FreeRunKernel* kernel_;  // the search and locate kernels chosen for this CPU
+  std::vector<Time> begins_;             // start time of each interval, then the horizon's end
   // The segments, as two arrays (a search reads `used_` alone until a run ends, eight or
   // sixteen segments at a time).
   std::vector<std::uint32_t> firsts_;  // first node of each segment, ascending from 0
