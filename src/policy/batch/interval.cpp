@@ -44,6 +44,19 @@ Time parse_duration(std::string_view text, const std::string& spec) {
   return from_seconds(value * unit);
 }
 
+// Cells by first node, a byte of the node number a pass (LSD radix): a comparison sort of a few
+// hundred running jobs mispredicted about every other comparison.
+void sort_by_first(std::vector<IntervalPlan::Cells>& cells, std::uint32_t nodes) {
+  std::vector<IntervalPlan::Cells> sorted(cells.size());
+  for (unsigned shift = 0; shift < 32 && (std::max(nodes, 1u) - 1) >> shift != 0; shift += 8) {
+    std::array<std::uint32_t, 257> at{};  // at[d]: where digit d's cells go
+    for (const IntervalPlan::Cells& c : cells) ++at[(c.first >> shift & 0xff) + 1];
+    for (std::size_t d = 1; d < at.size(); ++d) at[d] += at[d - 1];
+    for (const IntervalPlan::Cells& c : cells) sorted[at[c.first >> shift & 0xff]++] = c;
+    cells.swap(sorted);
+  }
+}
+
 }  // namespace
 
 Time IntervalPattern::horizon() const {
@@ -190,7 +203,7 @@ void IntervalPlan::occupy_running(std::span<const RunningJob> jobs) {
       throw InvariantError("interval plan: nodes outside the machine");
     by_node.push_back({job.first_node, job.nodes, held(job)});
   }
-  std::sort(by_node.begin(), by_node.end(), [](const Cells& a, const Cells& b) { return a.first < b.first; });
+  sort_by_first(by_node, nodes_);
   firsts_.clear();
   used_.clear();
   const auto add = [&](std::uint32_t first, std::uint64_t used) {
