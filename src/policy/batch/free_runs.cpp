@@ -104,13 +104,8 @@ FreeRunResult search_portable(const FreeRunLine& line, std::size_t start, const 
 // at or below it, sixteen to a compare, instead of six more halvings that each wait on a load.
 [[gnu::target("avx512f")]] std::size_t locate_avx512(const std::uint32_t* firsts, std::size_t size,
                                                      std::uint32_t node) {
-  const std::uint32_t* base = firsts;
   std::size_t n = size;
-  for (; n > 64;) {
-    const std::size_t half = n / 2;
-    base = base[half] <= node ? base + half : base;
-    n -= half;
-  }
+  const std::uint32_t* const base = halve_towards(firsts, n, node, 64);
   const __m512i key = _mm512_set1_epi32(static_cast<int>(node));
   std::size_t at_or_below = 0;
   for (std::size_t i = 0; i < n; i += 16) {

@@ -38,16 +38,21 @@ using FreeRunSearch = FreeRunResult (*)(const FreeRunLine& line, std::size_t sta
 // The segment holding `node`, at or above firsts[0] (the last segment that starts at or below it).
 using SegmentLocate = std::size_t (*)(const std::uint32_t* firsts, std::size_t size, std::uint32_t node);
 
-// Branch-free binary search: a pass asks this for every placement and check, and the
+// Branch-free binary search, stopped once at most `stop` candidates remain: the segment holding
+// `node` is among base[0..n) on return. A pass asks this for every placement and check, and the
 // comparisons are unpredictable. Inline, so that callers do not pay a call for it.
-inline std::size_t locate_by_halving(const std::uint32_t* firsts, std::size_t size, std::uint32_t node) {
-  const std::uint32_t* base = firsts;
-  for (std::size_t n = size; n > 1;) {
+inline const std::uint32_t* halve_towards(const std::uint32_t* base, std::size_t& n, std::uint32_t node,
+                                          std::size_t stop) {
+  while (n > stop) {
     const std::size_t half = n / 2;
     base = base[half] <= node ? base + half : base;
     n -= half;
   }
-  return static_cast<std::size_t>(base - firsts);
+  return base;
+}
+
+inline std::size_t locate_by_halving(const std::uint32_t* firsts, std::size_t size, std::uint32_t node) {
+  return static_cast<std::size_t>(halve_towards(firsts, size, node, 1) - firsts);
 }
 
 struct FreeRunKernel {
