@@ -286,12 +286,14 @@ TEST_CASE("interval plan: the lowest free range equals a node-by-node search, as
 TEST_CASE("free-run search: every kernel this CPU runs equals a node-by-node look, and finds a node's segment",
           "[unit][policy][interval]") {
   // Random lines of 1 to 40 segments (every length of a partial last step, eight or sixteen
-  // segments a step) and of 300, random windows, counts and starting nodes.
+  // segments a step), of 64 and 128 (whole blocks of 64 only) and of 300, random windows, counts
+  // and starting nodes.
   RandomStream rng(17, 0);
   for (const detail::FreeRunKernel& kernel : detail::free_run_kernels()) {
     CAPTURE(kernel.name);
     for (int line_no = 0; line_no < 400; ++line_no) {
-      const std::size_t n = line_no % 10 == 9 ? 300 : 1 + rng.below(40);
+      const std::size_t n =
+          line_no % 10 == 9 ? std::array<std::size_t, 3>{64, 128, 300}[line_no / 10 % 3] : 1 + rng.below(40);
       std::vector<std::uint32_t> firsts;
       std::vector<std::uint64_t> used;
       std::uint32_t node = 0;
@@ -325,6 +327,32 @@ TEST_CASE("free-run search: every kernel this CPU runs equals a node-by-node loo
         REQUIRE(got.first == expected);
         if (expected < 0) REQUIRE(got.longest == longest);
       }
+    }
+  }
+}
+
+TEST_CASE("free-run search: a free run that ends the line at a step's or block's end is found and measured",
+          "[unit][policy][interval]") {
+  // Segments of two nodes, used in interval 0 but for the last three: the run is nodes
+  // 2(n-3)..2n-1, and it ends where the line does, after whole steps of 8 or 16 and blocks of 64.
+  for (const detail::FreeRunKernel& kernel : detail::free_run_kernels()) {
+    for (const std::size_t n : {8u, 16u, 32u, 64u, 128u, 192u}) {
+      CAPTURE(kernel.name, n);
+      std::vector<std::uint32_t> firsts;
+      std::vector<std::uint64_t> used;
+      for (std::size_t i = 0; i < n; ++i) {
+        firsts.push_back(static_cast<std::uint32_t>(2 * i));
+        used.push_back(i + 3 < n ? 1 : 0);
+      }
+      const detail::FreeRunLine line{firsts.data(), used.data(), n, static_cast<std::uint32_t>(2 * n)};
+      const auto run_first = static_cast<std::uint32_t>(2 * (n - 3));
+      REQUIRE(kernel.search(line, 0, {1, 6, 0}).first == run_first);
+      const detail::FreeRunResult too_many = kernel.search(line, 0, {1, 7, 0});
+      REQUIRE(too_many.first == -1);
+      REQUIRE(too_many.longest == 6);
+      // From inside the run: the part above `from`.
+      REQUIRE(kernel.search(line, n - 3, {1, 5, run_first + 1}).first == run_first + 1);
+      REQUIRE(kernel.search(line, n - 3, {1, 6, run_first + 1}).longest == 5);
     }
   }
 }

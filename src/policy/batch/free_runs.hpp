@@ -1,9 +1,10 @@
 // The search interval scheduling spends most of its time in (docs/performance.md): along a
 // plan's line of segments, the lowest run of nodes free throughout a window of intervals. It is
-// written three times — portably; for x86-64 CPUs with AVX2, eight segments at a time; with
-// AVX-512, sixteen — the vector kernels with no branch per segment, and all give the same
-// answers (tests/policy/test_interval_policy.cpp). A kernel also finds the segment holding a node. The fastest kernel
-// the CPU runs is chosen once, at the first search (or the one named by TRACEWARP_FREE_RUNS).
+// written three times — portably, 64 segments a block; for x86-64 CPUs with AVX2, eight segments
+// a step; with AVX-512, sixteen — none with a branch per segment, and all give the same answers
+// (tests/policy/test_interval_policy.cpp). A kernel also finds the segment holding a node. The
+// fastest kernel the CPU runs is chosen once, at the first search (or the one named by
+// TRACEWARP_FREE_RUNS).
 #pragma once
 
 #include <cstddef>
