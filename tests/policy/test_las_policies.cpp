@@ -2,7 +2,12 @@
 // comments. Resources are (cores, GB).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <utility>
+#include <vector>
+
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/las/node_scheduler.hpp"
 #include "tracewarp/policy/las/placement.hpp"
 
@@ -190,5 +195,38 @@ TEST_CASE("las node: a task whose service completes at this instant is never pre
     REQUIRE(c.preempted.empty());
     REQUIRE(node.suspended() == 1);
     REQUIRE(node.complete(0, 100).started == Ids{1});
+  }
+}
+
+TEST_CASE("las node loads: the mean against a bound, as the loads' sum in node order gives it", "[unit][policy][las]") {
+  NodeLoads four(4);
+  for (const auto& [node, l] : {std::pair{0, 1.0}, {1, 2.0}, {2, 3.0}}) four.set(node, l);
+  REQUIRE(four[2] == 3.0);
+  REQUIRE(four.mean_below(1.6));  // (1 + 2 + 3 + 0) / 4 = 1.5
+  REQUIRE_FALSE(four.mean_below(1.5));
+  REQUIRE_FALSE(four.mean_below(1.4));
+  four.set(2, 0.5);
+  REQUIRE(four.mean_below(1.0));  // 3.5 / 4
+
+  // Random loads, some past the fixed sum's limit, and bounds at and one ulp around the plain
+  // mean, where the fixed-point estimate cannot decide alone.
+  RandomStream rng(5, 0);
+  for (const std::size_t n : {1u, 3u, 256u, 4096u}) {
+    NodeLoads loads(n);
+    std::vector<double> plain_loads(n, 0.0);
+    for (int step = 0; step < 2000; ++step) {
+      const std::size_t node = rng.below(n);
+      const double l = step % 97 == 0 ? 1e12 * rng.uniform() : 3 * rng.uniform() * rng.uniform();
+      loads.set(node, l);
+      plain_loads[node] = l;
+      double sum = 0;
+      for (const double x : plain_loads) sum += x;
+      const double mean = sum / static_cast<double>(n);
+      for (const double bound : {mean, std::nextafter(mean, 0.0), std::nextafter(mean, 1e300), mean * (1 + 1e-9),
+                                 mean * (1 - 1e-9), 1.41421356, 3 * rng.uniform()}) {
+        CAPTURE(n, step, mean, bound);
+        REQUIRE(loads.mean_below(bound) == (mean < bound));
+      }
+    }
   }
 }

@@ -95,6 +95,7 @@ class CentralLp {
       : shared_(shared),
         out_(out),
         nodes_(shared->params.nodes, NodeView{shared->params.capacity, {0, 0}, 0}),
+        loads_(nodes_.size()),  // every node's load starts at 0
         placement_(find_las_scheduler(shared->params.scheduler).placement == PlacementRule::fewest_tasks
                        ? Placement(KairosPlacement(shared->params.kairos_cap))
                        : Placement(SimilarityPlacement(shared->params.load_threshold))) {}
@@ -114,6 +115,7 @@ class CentralLp {
       NodeView& n = nodes_.at(m.node);
       const Amounts d = demand_of(shared_->workload->jobs[m.index]);
       for (std::size_t r = 0; r < kResources; ++r) n.assigned[r] = std::max(0.0, n.assigned[r] - d[r]);
+      loads_.set(m.node, load(n));
       if (n.unfinished == 0) ctx.fault("LAS central: completion reported by a node with no task");
       --n.unfinished;
     } else if (ev.kind() == kPass) {
@@ -138,7 +140,7 @@ class CentralLp {
   }
   void on_finish(FinishContext&) const { out_->buckets[queued_.last / shared_->params.interval][4] += queued_.sum[0]; }
   bool operator==(const CentralLp&) const = default;
-  TRACEWARP_PERSIST(queue_, nodes_, placement_, queued_, pass_at_, next_release_)
+  TRACEWARP_PERSIST(queue_, nodes_, loads_, placement_, queued_, pass_at_, next_release_)
 
  private:
   struct Waiting {
@@ -148,15 +150,10 @@ class CentralLp {
   };
 
   bool closed_loop() const { return shared_->params.closed_loop_load > 0; }
-  double cluster_load() const {
-    double sum = 0;
-    for (const NodeView& n : nodes_) sum += load(n);
-    return sum / static_cast<double>(nodes_.size());
-  }
   // The closed loop's rule (las_model.hpp): nothing waiting here, tasks left, load below the bound.
   bool may_release() const {
     return closed_loop() && queue_.empty() && next_release_ < shared_->workload->jobs.size() &&
-           cluster_load() < shared_->params.closed_loop_load;
+           loads_.mean_below(shared_->params.closed_loop_load);
   }
   void release(EventContext& ctx) {
     while (may_release()) {
@@ -175,6 +172,7 @@ class CentralLp {
       if (!node) return;  // resumes when a completion arrives
       for (std::size_t r = 0; r < kResources; ++r) nodes_[*node].assigned[r] += d[r];
       ++nodes_[*node].unfinished;
+      loads_.set(*node, load(nodes_[*node]));
       ctx.send(shared_->first_node + *node, 0, kDispatch, DispatchMsg{head.index, head.submit});
       queue_.pop_front();
     }
@@ -184,6 +182,7 @@ class CentralLp {
   Collector* out_;
   std::deque<Waiting> queue_;
   std::vector<NodeView> nodes_;
+  NodeLoads loads_;  // load(nodes_[i]), kept as the nodes change
   Placement placement_;
   BucketIntegrator queued_;
   Time pass_at_ = -1;

@@ -1,5 +1,6 @@
 #include "tracewarp/policy/las/placement.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -14,6 +15,36 @@ double load(const NodeView& node) {
     sum += share * share;
   }
   return std::sqrt(sum);
+}
+
+NodeLoads::NodeLoads(std::size_t nodes)
+    : loads_(nodes, 0.0), limit_(std::ldexp(1.0, 32) / static_cast<double>(std::max<std::size_t>(nodes, 1))) {}
+
+void NodeLoads::set(std::size_t node, double load) {
+  double& old = loads_.at(node);
+  unbounded_ -= !(old < limit_);
+  fixed_sum_ -= fixed(old, limit_);
+  old = load;
+  unbounded_ += !(load < limit_);
+  fixed_sum_ += fixed(load, limit_);
+}
+
+bool NodeLoads::mean_below(double bound) const {
+  const auto plain = [&] {
+    double sum = 0;
+    for (const double l : loads_) sum += l;
+    return sum / static_cast<double>(loads_.size()) < bound;
+  };
+  if (unbounded_ != 0 || loads_.empty()) return plain();
+  // The fixed sum is below the exact sum by less than one unit a node; the plain sum differs
+  // from the exact one by less than (n-1)u of it, its mean by a further u (u = 2^-53). The
+  // tolerance covers all three with room to spare.
+  const auto n = static_cast<double>(loads_.size());
+  const double mean = std::ldexp(static_cast<double>(fixed_sum_), -30) / n;
+  const double tolerance = 0x1p-29 + 4 * (n + 1) * 0x1p-53 * (mean + 1);
+  if (mean + tolerance < bound) return true;
+  if (mean - tolerance >= bound) return false;
+  return plain();
 }
 
 bool fits_free(const Amounts& demand, const NodeView& node) {

@@ -15,6 +15,9 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
+
+#include "tracewarp/core/persist.hpp"
 
 namespace tracewarp::las {
 
@@ -30,6 +33,33 @@ struct NodeView {
 
 // sqrt(sum_r (assigned_r / capacity_r)^2)
 double load(const NodeView& node);
+
+// The nodes' loads and whether their mean is below a bound — the closed loop's question after
+// every arrival, completion and release. The answer is the one the plain computation gives, the
+// loads added in node order in double precision and divided by the node count, but that sum is
+// taken only when the mean lies within its rounding error of the bound. Otherwise a running sum
+// in fixed point (units of 2^-30, updated exactly as loads change) decides: with thousands of
+// nodes, adding them all at every question took most of a run.
+class NodeLoads {
+ public:
+  explicit NodeLoads(std::size_t nodes);
+  void set(std::size_t node, double load);
+  double operator[](std::size_t node) const { return loads_[node]; }
+  bool mean_below(double bound) const;
+  bool operator==(const NodeLoads&) const = default;
+  TRACEWARP_PERSIST(loads_, fixed_sum_, unbounded_)
+
+ private:
+  static std::int64_t fixed(double load, double limit) {
+    return load < limit ? static_cast<std::int64_t>(load * 0x1p30) : 0;
+  }
+  std::vector<double> loads_;
+  double limit_;                // loads at or above it are left out of the fixed sum, which then
+                                // cannot overflow: nodes x limit x 2^30 <= 2^62
+  std::int64_t fixed_sum_ = 0;  // sum over nodes of floor(load x 2^30), loads below limit_
+  std::size_t unbounded_ = 0;   // nodes whose load is not below limit_ (or NaN): sum in full
+};
+
 // Whether every demand fits what is not yet assigned.
 bool fits_free(const Amounts& demand, const NodeView& node);
 
