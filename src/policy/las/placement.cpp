@@ -79,10 +79,16 @@ std::optional<std::uint32_t> SimilarityPlacement::place(const Amounts& demand, s
 }
 
 std::optional<std::uint32_t> KairosPlacement::place(const Amounts&, std::span<const NodeView> nodes) const {
-  std::optional<std::uint32_t> best;
-  for (std::uint32_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].unfinished < cap_ && (!best || nodes[i].unfinished < nodes[*best].unfinished)) best = i;
-  return best;
+  // The least (unfinished tasks, node id) among the nodes below the cap, as one 64-bit key a
+  // node: a minimum with no branch, where a branch on each node mispredicted.
+  constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t least = kNone;
+  for (std::uint32_t i = 0; i < nodes.size(); ++i) {
+    const std::uint64_t key = std::uint64_t{nodes[i].unfinished} << 32 | i;
+    least = std::min(least, nodes[i].unfinished < cap_ ? key : kNone);
+  }
+  if (least == kNone) return std::nullopt;
+  return static_cast<std::uint32_t>(least);
 }
 
 }  // namespace tracewarp::las
