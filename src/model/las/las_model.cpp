@@ -168,7 +168,7 @@ class CentralLp {
       const Waiting head = queue_.front();
       const Amounts d = demand_of(shared_->workload->jobs[head.index]);
       const std::optional<std::uint32_t> node =
-          std::visit([&](const auto& p) { return p.place(d, nodes_); }, placement_);
+          std::visit([&](const auto& p) { return p.place(d, nodes_, loads_.all()); }, placement_);
       if (!node) return;  // resumes when a completion arrives
       for (std::size_t r = 0; r < kResources; ++r) nodes_[*node].assigned[r] += d[r];
       ++nodes_[*node].unfinished;

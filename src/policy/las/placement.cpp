@@ -53,7 +53,8 @@ bool fits_free(const Amounts& demand, const NodeView& node) {
   return true;
 }
 
-std::optional<std::uint32_t> SimilarityPlacement::place(const Amounts& demand, std::span<const NodeView> nodes) const {
+std::optional<std::uint32_t> SimilarityPlacement::place(const Amounts& demand, std::span<const NodeView> nodes,
+                                                        std::span<const double> loads) const {
   const ArgMax best = deterministic_argmax(
       nodes.size(),
       [&](std::size_t i) {
@@ -70,7 +71,7 @@ std::optional<std::uint32_t> SimilarityPlacement::place(const Amounts& demand, s
   const ArgMax least = deterministic_argmax(
       nodes.size(),
       [&](std::size_t i) {
-        const double l = load(nodes[i]);
+        const double l = loads.empty() ? load(nodes[i]) : loads[i];
         return l < threshold_ ? -l : std::numeric_limits<double>::quiet_NaN();
       },
       256);
@@ -78,7 +79,8 @@ std::optional<std::uint32_t> SimilarityPlacement::place(const Amounts& demand, s
   return std::nullopt;
 }
 
-std::optional<std::uint32_t> KairosPlacement::place(const Amounts&, std::span<const NodeView> nodes) const {
+std::optional<std::uint32_t> KairosPlacement::place(const Amounts&, std::span<const NodeView> nodes,
+                                                    std::span<const double>) const {
   // The least (unfinished tasks, node id) among the nodes below the cap, as one 64-bit key a
   // node: a minimum with no branch, where a branch on each node mispredicted.
   constexpr std::uint64_t kNone = std::numeric_limits<std::uint64_t>::max();

@@ -45,6 +45,7 @@ class NodeLoads {
   explicit NodeLoads(std::size_t nodes);
   void set(std::size_t node, double load);
   double operator[](std::size_t node) const { return loads_[node]; }
+  std::span<const double> all() const { return loads_; }
   bool mean_below(double bound) const;
   bool operator==(const NodeLoads&) const = default;
   TRACEWARP_PERSIST(loads_, fixed_sum_, unbounded_)
@@ -66,7 +67,10 @@ bool fits_free(const Amounts& demand, const NodeView& node);
 class SimilarityPlacement {
  public:
   explicit SimilarityPlacement(double load_threshold = 1.5) : threshold_(load_threshold) {}
-  std::optional<std::uint32_t> place(const Amounts& demand, std::span<const NodeView> nodes) const;
+  // `loads`, if not empty, holds load(nodes[i]) for every node, kept by the caller (NodeLoads);
+  // else the fallback computes them.
+  std::optional<std::uint32_t> place(const Amounts& demand, std::span<const NodeView> nodes,
+                                     std::span<const double> loads = {}) const;
   double threshold() const { return threshold_; }
   bool operator==(const SimilarityPlacement&) const = default;
 
@@ -77,7 +81,8 @@ class SimilarityPlacement {
 class KairosPlacement {
  public:
   explicit KairosPlacement(std::uint32_t cap = 32) : cap_(cap) {}
-  std::optional<std::uint32_t> place(const Amounts& demand, std::span<const NodeView> nodes) const;
+  std::optional<std::uint32_t> place(const Amounts& demand, std::span<const NodeView> nodes,
+                                     std::span<const double> loads = {}) const;  // loads: unused
   bool operator==(const KairosPlacement&) const = default;
 
  private:
