@@ -243,6 +243,9 @@ concept LogicalProcess = std::copyable<L> && std::equality_comparable<L> &&
 //   checkpoint_interval = 1: copy the state before every event (small states; the default);
 //   checkpoint_interval = k > 1: copy it before every k-th event and, on rollback, restore the
 //   last copy and re-execute ("coast forward") the events since, with their sends suppressed.
+//   While such an LP is not rolled back the interval doubles at each copy, up to 16 k; a
+//   rollback sets it back to k (a large state that is never rolled back is copied seldom, one
+//   that is pays for short coasts).
 struct LpTypeOptions {
   std::string name;
   std::uint32_t checkpoint_interval = 1;
