@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <deque>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include "../common/gather_rows.hpp"
@@ -150,6 +152,48 @@ class WorkerLp {
   bool heartbeat_on_ = false;
 };
 
+// Free memory per worker, and the worker with the most (the lowest id among equals) kept in a
+// tournament tree: the master asks for it at every launch and every placement attempt, and a
+// scan of all workers each time was most of a run at 1,000 workers.
+class FreeMemory {
+ public:
+  FreeMemory(std::size_t workers, double each)
+      : leaves_(std::bit_ceil(std::max<std::size_t>(workers, 1))), free_(workers, each), best_(2 * leaves_, kNone) {
+    for (std::size_t n = 0; n < workers; ++n) best_[leaves_ + n] = static_cast<std::uint32_t>(n);
+    for (std::size_t i = leaves_; i-- > 1;) best_[i] = better(best_[2 * i], best_[2 * i + 1]);
+  }
+  double operator[](std::size_t worker) const { return free_[worker]; }
+  void take(std::uint32_t worker, double gb) {
+    free_[worker] -= gb;
+    changed(worker);
+  }
+  void give(std::uint32_t worker, double gb) {
+    free_[worker] += gb;
+    changed(worker);
+  }
+  // The worker with the most free memory if it has `gb` (then no other has more), else none.
+  std::optional<std::uint32_t> most_free(double gb) const {
+    const std::uint32_t w = best_[1];
+    if (w == kNone || !(free_[w] >= gb)) return std::nullopt;
+    return w;
+  }
+  bool operator==(const FreeMemory&) const = default;
+  TRACEWARP_PERSIST(free_, best_)
+
+ private:
+  static constexpr std::uint32_t kNone = ~0u;
+  std::uint32_t better(std::uint32_t a, std::uint32_t b) const {
+    if (a == kNone || b == kNone) return a == kNone ? b : a;
+    return free_[b] > free_[a] ? b : a;  // a < b: a wins ties
+  }
+  void changed(std::uint32_t worker) {
+    for (std::size_t i = (leaves_ + worker) / 2; i >= 1; i /= 2) best_[i] = better(best_[2 * i], best_[2 * i + 1]);
+  }
+  std::size_t leaves_;
+  std::vector<double> free_;         // GB
+  std::vector<std::uint32_t> best_;  // best_[i]: the worker with the most under tree node i
+};
+
 class MasterLp {
  public:
   MasterLp(const Shared* shared, Collector* out)
@@ -252,18 +296,14 @@ class MasterLp {
   }
 
   // The node with the most free memory that holds a container of `kind` (ties: the lowest id).
-  std::optional<std::uint32_t> node_for(std::uint32_t kind) const {
-    std::optional<std::uint32_t> best;
-    for (std::uint32_t n = 0; n < free_memory_.size(); ++n)
-      if (free_memory_[n] >= memory_of(kind) && (!best || free_memory_[n] > free_memory_[*best])) best = n;
-    return best;
-  }
+  // The worker with the most free memory, if it holds the kind's container.
+  std::optional<std::uint32_t> node_for(std::uint32_t kind) const { return free_memory_.most_free(memory_of(kind)); }
 
   bool launch(const TaskRef& t, bool speculative, EventContext& ctx) {
     const std::uint32_t kind = kind_of(t);
     const std::optional<std::uint32_t> node = node_for(kind);
     if (!node) return false;
-    free_memory_[*node] -= memory_of(kind);
+    free_memory_.take(*node, memory_of(kind));
     TaskState& s = state(t);
     const bool abnormal = rng_.uniform() < p().abnormal_probability;
     const double work = (kind == 0 ? p().map_work_s : p().reduce_work_s) +
@@ -310,7 +350,7 @@ class MasterLp {
     const auto it = running_.find(id);
     const Attempt& a = it->second;
     emit_row(id, a, ctx.now(), outcome, ctx);
-    free_memory_[a.node] += memory_of(kind_of(a.ref));
+    free_memory_.give(a.node, memory_of(kind_of(a.ref)));
     --state(a.ref).running;
     ctx.send(shared_->first_worker + a.node, p().latency, kKill, AttemptMsg{id, 0, 0});
     running_.erase(it);
@@ -322,16 +362,18 @@ class MasterLp {
     const Attempt a = it->second;
     TaskState& s = state(a.ref);
     emit_row(m.attempt, a, m.finish, Outcome::completed, ctx);
-    free_memory_[a.node] += memory_of(kind_of(a.ref));
+    free_memory_.give(a.node, memory_of(kind_of(a.ref)));
     --s.running;
     running_.erase(it);
     if (s.done) return;  // cannot happen: the first end stops every other attempt
     s.done = true;
     completed_.push_back({m.finish, to_seconds(m.finish - a.start), kind_of(a.ref)});
-    std::vector<std::uint64_t> others;
-    for (const auto& [id, other] : running_)
-      if (other.ref == a.ref) others.push_back(id);
-    for (const std::uint64_t id : others) stop(id, Outcome::lost_race, ctx);
+    if (s.running > 0) {  // copies of the task still run: they lost the race
+      std::vector<std::uint64_t> others;
+      for (const auto& [id, other] : running_)
+        if (other.ref == a.ref) others.push_back(id);
+      for (const std::uint64_t id : others) stop(id, Outcome::lost_race, ctx);
+    }
     std::erase_if(pending_, [&](const TaskRef& t) { return t == a.ref; });  // a queued re-execution
     if (kind_of(a.ref) == 0 && --maps_left_[a.ref.job] == 0) release_reduces(a.ref.job);
     if (--tasks_left_[a.ref.job] == 0) ++jobs_done_;
@@ -405,8 +447,8 @@ class MasterLp {
   const Shared* shared_;
   Collector* out_;
   RandomStream rng_;
-  std::vector<double> free_memory_;  // per node, GB
-  std::vector<TaskState> tasks_;     // job-major
+  FreeMemory free_memory_;
+  std::vector<TaskState> tasks_;  // job-major
   std::vector<std::uint32_t> maps_left_;
   std::vector<std::uint32_t> tasks_left_;
   std::deque<TaskRef> pending_;
