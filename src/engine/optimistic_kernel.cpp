@@ -33,7 +33,7 @@ constexpr std::uint64_t kCheckpointDue = 2;  // rank 0's clock asks for a checkp
 // A periodic LP's state copies space out to this many times its type's interval while it is not
 // rolled back (LpTypeOptions): the batch scheduler's copies of its queue were 40% of a 2-rank
 // RICC run, and it is never rolled back there.
-constexpr std::uint32_t kMostCheckpointGrowth = 16;
+constexpr std::uint64_t kMostCheckpointGrowth = 16;
 
 // One executed, not yet fossil-collected event of an LP.
 struct ProcessedEvent {
@@ -258,8 +258,10 @@ class OptimisticKernel final : public KernelPort {
       s.lp->runtime->push_snapshot();
       s.last_checkpoint_abs = abs;
       snapshot_bytes_ += s.lp->state_bytes;
-      if (const std::uint32_t k = s.lp->checkpoint_interval; k > 1)
-        s.checkpoint_interval = std::min(2 * s.checkpoint_interval, kMostCheckpointGrowth * k);
+      if (const std::uint64_t k = s.lp->checkpoint_interval; k > 1)
+        s.checkpoint_interval =
+            static_cast<std::uint32_t>(std::min({2 * std::uint64_t{s.checkpoint_interval}, kMostCheckpointGrowth * k,
+                                                 std::uint64_t{std::numeric_limits<std::uint32_t>::max()}}));
     }
     ProcessedEvent& rec = s.history.push_back_slot();
     rec.slot = slot;
