@@ -162,7 +162,6 @@ class FreeMemory {
     for (std::size_t n = 0; n < workers; ++n) best_[leaves_ + n] = static_cast<std::uint32_t>(n);
     for (std::size_t i = leaves_; i-- > 1;) best_[i] = better(best_[2 * i], best_[2 * i + 1]);
   }
-  double operator[](std::size_t worker) const { return free_[worker]; }
   void take(std::uint32_t worker, double gb) {
     free_[worker] -= gb;
     changed(worker);
@@ -296,7 +295,6 @@ class MasterLp {
   }
 
   // The node with the most free memory that holds a container of `kind` (ties: the lowest id).
-  // The worker with the most free memory, if it holds the kind's container.
   std::optional<std::uint32_t> node_for(std::uint32_t kind) const { return free_memory_.most_free(memory_of(kind)); }
 
   bool launch(const TaskRef& t, bool speculative, EventContext& ctx) {
