@@ -478,6 +478,9 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
     memory.placed(job, p, cells);
     out.plan_cells += cells;
     if (p.interval == plan.intervals()) {
+      // Kept minimal: one it makes redundant (as large and as long) goes. The job itself was not
+      // ruled out, so no kept entry makes it redundant.
+      std::erase_if(failed, [&](const auto& f) { return f.first >= job.nodes && f.second >= job.requested; });
       failed.emplace_back(job.nodes, job.requested);
       continue;
     }

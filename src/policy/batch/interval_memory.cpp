@@ -105,15 +105,29 @@ void IntervalPassMemory::forget(const Record& r) {
   add_freed({r.place.first_node, r.nodes, r.place.mask});
 }
 
+std::vector<IntervalPassMemory::Record>::const_iterator IntervalPassMemory::record_from(
+    std::vector<Record>::const_iterator from, JobId id) const {
+  // The queue follows the records' order, so the record sought is nearly always the first or
+  // one of the next few: gallop from there before halving, instead of halving over the rest.
+  const auto before = [](const Record& r, JobId sought) { return r.id < sought; };
+  std::ptrdiff_t step = 1;
+  auto lo = from;
+  while (last_.end() - lo > step && before(lo[step - 1], id)) {
+    lo += step;
+    step *= 2;
+  }
+  return std::lower_bound(lo, lo + std::min(step, last_.end() - lo), id, before);
+}
+
 std::optional<IntervalPassMemory::Kept> IntervalPassMemory::kept(const QueuedJob& job, const IntervalPlan& plan,
                                                                  JobWindows& windows) {
   pending_.reset();
   if (given_up_) return std::nullopt;
-  const auto from = last_.begin() + static_cast<std::ptrdiff_t>(next_);
-  const auto it = std::lower_bound(from, last_.end(), job.id, [](const Record& r, JobId id) { return r.id < id; });
+  const auto from = last_.cbegin() + static_cast<std::ptrdiff_t>(next_);
+  const auto it = record_from(from, job.id);
   if (it == last_.end() || it->id != job.id) return std::nullopt;  // new since the last pass
   std::for_each(from, it, [&](const Record& r) { forget(r); });    // no longer queued
-  next_ = static_cast<std::size_t>(it - last_.begin()) + 1;
+  next_ = static_cast<std::size_t>(it - last_.cbegin()) + 1;
   const Record& r = *it;
   if (r.nodes != job.nodes || r.requested != job.requested) {
     forget(r);

@@ -161,6 +161,8 @@ class IntervalPassMemory {
     IntervalPlan::Placement place;  // place.interval == intervals(): fit nowhere
     std::uint64_t plan_cells;
   };
+  // The first record from `from` on whose id is not below `id` (last_ is in id order).
+  std::vector<Record>::const_iterator record_from(std::vector<Record>::const_iterator from, JobId id) const;
   void pass_started();           // moves next_ past the records of jobs the last pass started
   void forget(const Record& r);  // `r`'s old cells are not (known to be) in this pass's plan
   void add_freed(const IntervalPlan::Cells& cells);
