@@ -2,6 +2,7 @@
 // (0 success, 1 run failure, 2 bad usage/configuration/input).
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
@@ -13,7 +14,8 @@ namespace {
 // can stop normally. Any other error may be one rank's alone, and must stop the others.
 bool raised_on_every_rank(const tracewarp::Error& e) {
   return dynamic_cast<const tracewarp::UsageError*>(&e) || dynamic_cast<const tracewarp::ConfigError*>(&e) ||
-         dynamic_cast<const tracewarp::MemoryBudgetError*>(&e) || dynamic_cast<const tracewarp::PeerFailure*>(&e);
+         dynamic_cast<const tracewarp::MemoryBudgetError*>(&e) || dynamic_cast<const tracewarp::PeerFailure*>(&e) ||
+         dynamic_cast<const tracewarp::SharedRunError*>(&e);
 }
 
 }  // namespace
@@ -55,6 +57,14 @@ int main(int argc, char** argv) {
     }
     if (!everywhere && world.size() > 1) MpiSession::abort(e.exit_code());
     return e.exit_code();
+  } catch (const std::bad_alloc&) {
+    // Anywhere outside the engine's accounting (a model's tables, a huge trace): the same advice.
+    std::fprintf(stderr,
+                 "tracewarp: error (rank %d): out of memory: an allocation failed; give the run less to hold (fewer "
+                 "LPs, a shorter workload), more ranks, or a machine with more memory\n",
+                 world.rank());
+    if (world.size() > 1) MpiSession::abort(1);
+    return 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tracewarp: internal error (rank %d): %s\n", world.rank(), e.what());
     if (world.size() > 1) MpiSession::abort(1);

@@ -90,6 +90,7 @@ class SequentialKernel final : public KernelPort {
     for (std::size_t i = 0; i < setup_.lps.size(); ++i) {
       ctx_.bind(*this, setup_.lps[i].id, 0, &hot_[i].send_seq, EventContext::kNoCause);
       hot_[i].runtime->init(ctx_);
+      if (i % 4096 == 4095) check_budget();  // initial events alone can exceed it
     }
     initialising_ = false;
     return 0;

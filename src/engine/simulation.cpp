@@ -3,6 +3,7 @@
 #include <tbb/global_control.h>
 
 #include <chrono>
+#include <cmath>
 
 #include "kernel.hpp"
 #include "tracewarp/core/memory.hpp"
@@ -15,6 +16,32 @@ std::uint64_t resolve_memory_budget(const EngineConfig& config, const Communicat
   const std::uint64_t physical = physical_memory_bytes();
   const std::uint64_t share = physical / 2 / static_cast<std::uint64_t>(comm.ranks_on_node());
   return share > 0 ? share : std::uint64_t{1} << 30;
+}
+
+// The least memory a rank's set-up takes before any event: the id-to-LP index over every LP, and
+// for each LP it owns its entry and its heap-allocated object (at least a vtable pointer and an
+// allocator header). Compared with the budget before anything is allocated, so that a run far too
+// large is refused at once rather than killed by the operating system.
+std::uint64_t setup_bytes_at_least(LpId lps, LpId owned) {
+  constexpr std::uint64_t kLpObjectAtLeast = 32;
+  return static_cast<std::uint64_t>(lps) * sizeof(std::uint32_t) +
+         static_cast<std::uint64_t>(owned) * (sizeof(detail::LocalLp) + kLpObjectAtLeast);
+}
+
+void refuse_oversized_setup(const Communicator& comm, LpId lps, std::uint64_t budget) {
+  // The busiest rank owns at least the average share, whatever the placement.
+  const std::uint64_t need = setup_bytes_at_least(lps, lps / static_cast<LpId>(comm.size()));
+  // Every rank decides together: one rank alone stopping would leave the others waiting.
+  const double worst = comm.max(static_cast<double>(need) / static_cast<double>(budget));
+  if (worst <= 1) return;
+  const auto mib = [](double b) {
+    return std::to_string(static_cast<std::uint64_t>(std::ceil(b / (1 << 20)))) + " MiB";
+  };
+  throw MemoryBudgetError(
+      "the run's " + std::to_string(lps) + " LPs need at least " + mib(worst * static_cast<double>(budget)) +
+      " on one rank before any event, more than its memory budget of " + mib(static_cast<double>(budget)) +
+      "; raise engine.memory_budget_mib (bench: --memory-budget-mib), use more ranks, or make "
+      "the model smaller");
 }
 
 // Per-rank statistics travel as a flat array of these fields.
@@ -59,9 +86,11 @@ RunStats Simulation::run() {
   const int ranks = comm_.size();
   const int rank = comm_.rank();
 
+  refuse_oversized_setup(comm_, next_lp_, resolve_memory_budget(config_, comm_));
   detail::KernelSetup setup{comm_, config_, Partition::make(config_.placement, next_lp_, ranks), 0, {}, {}, 0, 0,
                             {},    nullptr};
   setup.lp_count = next_lp_;
+  setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);
   setup.local_index.assign(next_lp_, detail::kNotLocal);
   for (auto& type : types_) {
     for (LpId id = type.range.first; id < type.range.end(); ++id) {
@@ -80,7 +109,6 @@ RunStats Simulation::run() {
     throw InvariantError("no LP type holds LP " + std::to_string(id));
   };
   setup.objects = &objects_;
-  setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);
   setup.lookahead = config_.lookahead > 0 ? config_.lookahead : declared_lookahead_;
   if (config_.sync == SyncMode::conservative && setup.lookahead <= 0)
     throw UsageError(
