@@ -176,7 +176,7 @@ void Checkpointer::save(const CommittedState& state) {
                                            std::to_string(setup_.comm.size()) + " time " + std::to_string(state.at) +
                                            "\n");
   setup_.comm.barrier();
-  if (generation_ > 0) fs::remove(rank_file(generation_, rank));
+  if (generation_ > 1) fs::remove(rank_file(generation_ - 1, rank));  // the previous one stays
   generation_ = next;
   ++saved_;
   chances_ = 0;
@@ -192,11 +192,36 @@ std::optional<CommittedState> Checkpointer::restore() {
     throw UsageError("the checkpoint in '" + dir_ + "' was written by " + std::to_string(latest->ranks) +
                      " ranks; resume it on " + std::to_string(latest->ranks) + " ranks (this run has " +
                      std::to_string(setup_.comm.size()) + ")");
-  const std::string file = rank_file(latest->generation, setup_.comm.rank());
-  CommittedState state = decode(read_whole_file(file), file);
-  generation_ = latest->generation;
-  last_ = steady_seconds();
-  return state;
+  // Every rank reads the newest generation; if any rank's part is damaged, all go back to the one
+  // before together (the ranks' parts must be of one generation).
+  std::string damage;
+  for (std::uint64_t generation = latest->generation; generation + 1 >= latest->generation && generation > 0;
+       --generation) {
+    const std::string file = rank_file(generation, setup_.comm.rank());
+    std::optional<CommittedState> state;
+    std::string why;
+    try {
+      state = decode(read_whole_file(file), file);
+    } catch (const InputError& e) {
+      why = e.what();
+    }
+    std::uint64_t failed[1] = {state ? 0u : 1u};
+    setup_.comm.sum(failed);
+    if (failed[0] == 0) {
+      if (!damage.empty() && setup_.comm.rank() == 0)
+        std::fprintf(stderr,
+                     "tracewarp: warning: %s; the run goes on from the checkpoint before it (generation %llu)\n",
+                     damage.c_str(), static_cast<unsigned long long>(generation));
+      generation_ = generation;
+      last_ = steady_seconds();
+      return state;
+    }
+    if (damage.empty()) damage = why.empty() ? "another rank's part of the newest checkpoint is damaged" : why;
+  }
+  const std::string how =
+      "; remove '" + dir_ + "' to run this run again from its start (a sweep keeps its finished runs with --resume)";
+  if (damage.find("damaged") == std::string::npos) damage += " (damaged)";
+  throw UsageError(damage + ", and no whole checkpoint before it" + how);  // every rank, together
 }
 
 }  // namespace tracewarp::detail

@@ -5,8 +5,9 @@
 //   gen-G.rank-R     one per rank: its LPs' states and send counters, its pending events, the
 //                    objects the model registered (Simulation::checkpoint_also), a checksum
 // A generation's rank files are written first (temporary file, fsync, rename), then `latest` is
-// switched to it the same way, then the previous generation's files are removed: a kill at any
-// moment leaves `latest` naming whole files.
+// switched to it the same way, then the generation before the previous one is removed: a kill at
+// any moment leaves `latest` naming whole files, and when the newest files are damaged all the
+// same (a disk fault, a copy cut short), resuming goes on from the generation before.
 //
 // Kernels save only where the state is committed: every event before CommittedState::at has
 // been executed and committed, none at or after it has been executed, nothing is in transit

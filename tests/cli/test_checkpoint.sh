@@ -3,8 +3,9 @@
 # checkpoint and resumed with --resume end with the model data of an uninterrupted run —
 # the RICC log under EASY (sequential, optimistic on 2 ranks), the Alibaba-sized LAS run
 # (sequential; optimistic on 2 ranks with 200,000 tasks) and replication in conservative mode on 2 ranks; what a kill
-# during a checkpoint leaves (a half-written newer file) does not stop the resume; a damaged
-# checkpoint, another rank count and another configuration are refused with exit 2; report on the
+# during a checkpoint leaves (a half-written newer file) does not stop the resume; a damaged newest
+# checkpoint is passed over for the one before; damaged checkpoints with none whole before them,
+# another rank count and another configuration are refused with exit 2; report on the
 # interrupted file says a run continues from its checkpoint.
 #   tests/cli/test_checkpoint.sh TRACEWARP MPIRUN PYTHON SRC
 set -u
@@ -83,6 +84,23 @@ killed_and_resumed replication-conservative 2 "$src/experiments/replication/quic
   --set engine.sync=conservative --set replication.method=proposed --set replication.tasks=300000 \
   --set replication.hosts=4000
 
+# A damaged newest checkpoint (a disk fault, a copy cut short): the run goes on from the one before
+# it, says so, and ends with the model data of an uninterrupted run.
+dir="$work/damaged.h5.journal/run-000000.checkpoint"
+$(launch damaged 1 "${las[@]}" "${every[@]}" -q) >/dev/null 2>&1 &
+for _ in $(seq 1200); do grep -qE "generation ([3-9]|[1-9][0-9])" "$dir/latest" 2>/dev/null && break; sleep 0.025; done
+pkill -9 -f "$work/damaged.h5"
+wait 2>/dev/null
+newest=$(printf "$dir/gen-%06d.rank-0000" "$(awk '{print $2}' "$dir/latest" 2>/dev/null || echo 0)")
+if [ -e "$newest" ] && [ ! -e "$work/damaged.h5" ]; then
+  printf 'XXXX' | dd of="$newest" bs=1 seek=200 conv=notrunc 2>/dev/null
+  out=$($(launch damaged 1 "${las[@]}" "${every[@]}" --resume -q) 2>&1); code=$?
+  if [ "$code" -eq 0 ] && grep -q "goes on from the checkpoint before it" <<<"$out" &&
+    "$python" "$src/tests/python/compare_results.py" "$work/las-sequential-whole.h5" "$work/damaged.h5" >/dev/null; then
+    pass "a damaged newest checkpoint: the run goes on from the one before, same model data"
+  else fail "damaged newest checkpoint (exit $code)"; echo "$out" | tail -3; fi
+else fail "damaged newest checkpoint: no third checkpoint before the kill, or the run had already finished"; fi
+
 # Refusals: a checkpoint of a 1-rank run resumed on 2 ranks; another configuration; a damaged one.
 opt=("${las[@]}" --set engine.sync=optimistic "${every[@]}")
 $(launch refuse 1 "${opt[@]}" -q) >/dev/null 2>&1 &
@@ -99,7 +117,8 @@ for f in "$work"/refuse.h5.journal/run-000000.checkpoint/gen-*.rank-0000; do
   printf 'XXXX' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
 done
 out=$($(launch refuse 1 "${opt[@]}" --resume) 2>&1); code=$?
-if [ "$code" -eq 2 ] && grep -q "damaged" <<<"$out"; then pass "a damaged checkpoint is refused, exit 2"
+if [ "$code" -eq 2 ] && grep -q "damaged" <<<"$out" && grep -q "to run this run again from its start" <<<"$out"; then
+  pass "checkpoints all damaged: refused, exit 2, saying how to go on"
 else fail "damaged checkpoint (exit $code)"; echo "$out" | tail -3; fi
 
 echo "checkpoint: $failures failure(s)"
