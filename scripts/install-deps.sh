@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh --slurm   # and a Slurm to test the sbatch scripts on (ctest -L slurm)
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config git clang-format
+  build-essential cmake ninja-build pkg-config git clang-format time
   libopenmpi-dev openmpi-bin libboost-mpi-dev libboost-serialization-dev
   libhdf5-openmpi-dev hdf5-tools
   libtbb-dev catch2

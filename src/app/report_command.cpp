@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
@@ -40,6 +41,12 @@ std::string final_name(const std::string& path) {
 }
 
 std::size_t journaled_runs(const std::string& output) { return experiment::SweepJournal(output, {}).recorded_count(); }
+// "failed: <reason>; " when the run that wrote the file recorded why it stopped, else nothing
+// (it was killed, or is still going).
+std::string failure(const std::string& output) {
+  const std::optional<std::string> why = experiment::SweepJournal(output, {}).failure();
+  return why ? "failed: " + *why + "; " : "";
+}
 std::string checkpointed_runs(const std::string& output) {
   const std::size_t n = experiment::SweepJournal(output, {}).checkpointed_runs();
   return n == 0 ? "" : ", " + std::to_string(n) + " run(s) in progress continue from their checkpoints";
@@ -54,9 +61,12 @@ void report(const std::string& given, bool json) {
   } catch (const InputError&) {
     const std::size_t kept = journaled_runs(output);
     if (kept == 0) throw;
-    throw RunError(path + " is unreadable (its run was killed while writing it), but " + std::to_string(kept) +
-                   " finished run(s) are kept in " + experiment::SweepJournal::directory_of(output) +
-                   ": `tracewarp run CONFIG -o " + output + " --resume` rebuilds the file and runs the rest");
+    const std::string why = failure(output);
+    throw RunError(path + " is unreadable (" +
+                   (why.empty() ? "its run was killed while writing it" : why.substr(0, why.size() - 2)) + "), but " +
+                   std::to_string(kept) + " finished run(s) are kept in " +
+                   experiment::SweepJournal::directory_of(output) + ": `tracewarp run CONFIG -o " + output +
+                   " --resume` rebuilds the file and runs the rest");
   }
   const io::ResultsReader& file = *reader;
   const io::Attributes top = file.file_attributes();
@@ -91,8 +101,8 @@ void report(const std::string& given, bool json) {
   }
   if (json) std::cout << out.dump() << '\n';
   if (!complete) {
-    throw RunError(path + " is incomplete: " + std::to_string(file.runs().size()) + " of " + get(top, "runs") +
-                   " runs are in it (listed above), " + std::to_string(journaled_runs(output)) +
+    throw RunError(path + " is incomplete: " + failure(output) + std::to_string(file.runs().size()) + " of " +
+                   get(top, "runs") + " runs are in it (listed above), " + std::to_string(journaled_runs(output)) +
                    " finished runs are kept in its journal" + checkpointed_runs(output) + "; `tracewarp run " +
                    get(top, "config_file") + " -o " + output + " --resume` (with the same --set options: " +
                    (get(top, "overrides").empty() ? "none" : get(top, "overrides")) + ") runs the rest");

@@ -25,6 +25,7 @@ struct RunOptions {
   bool keys = false;
   bool quiet = false;
   bool resume = false;
+  bool force = false;
 };
 
 // How far a sweep is and when it should end (from the pace of the runs done in this session).
@@ -87,6 +88,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   sweep.ranks_per_run = o.ranks_per_run;
   sweep.output = o.output;
   sweep.resume = o.resume;
+  sweep.force = o.force;
   sweep.file_attributes = {{"tool_version", std::string(TRACEWARP_VERSION)},
                            {"git_revision", std::string(TRACEWARP_GIT_REVISION)},
                            {"command_line", cmdline}};
@@ -127,7 +129,9 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
   CLI::App* cmd = app.add_subcommand("run", "run an experiment (one run or a sweep) from a TOML file");
   cmd->add_option("config", o->config, "experiment configuration (TOML)");
   cmd->add_option("-o,--output", o->output, "results file (default: output.file of the configuration)");
-  cmd->add_option("--set", o->sets, "override a key: --set phold.remote=1.0 (repeatable)")->take_all();
+  cmd->add_option("--set", o->sets,
+                  "override a key: --set phold.remote=1.0 (repeatable; a key given twice takes the last value)")
+      ->take_all();
   cmd->add_option("--ranks-per-run", o->ranks_per_run,
                   "ranks per run of a sweep (default: engine.ranks_per_run, else all)");
   cmd->add_flag("--keys", o->keys, "list every configuration key with its type, default and meaning");
@@ -136,6 +140,9 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
                 "keep the finished runs of an interrupted sweep writing the same file (its OUTPUT.journal), continue "
                 "runs in progress from their checkpoints (engine.checkpoint_every_s) and run only the rest; refused if "
                 "the configuration or the code differs");
+  cmd->add_flag("--force", o->force,
+                "replace an existing results file (without it, one is refused); the old file stays until the new one "
+                "is complete");
   const std::string cmdline = command_line(argc, argv);
   cmd->callback([o, &action, cmdline] {
     action = [o, cmdline] {

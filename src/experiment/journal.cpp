@@ -110,6 +110,7 @@ void SweepJournal::start() const {
   fs::create_directory(dir_, ec);  // not create_directories: a mistyped folder is an error, not made
   if (ec) throw UsageError("cannot create results file: its journal '" + dir_ + "': " + ec.message());
   write_atomically(dir_ + "/identity", identity_.text());
+  clear_failure();
 }
 
 std::string SweepJournal::run_file(std::size_t run_index) const {
@@ -193,6 +194,26 @@ std::size_t SweepJournal::checkpointed_runs() const {
       ++n;
   }
   return n;
+}
+
+void SweepJournal::record_failure(const std::string& reason) const noexcept {
+  try {
+    if (exists()) write_atomically(dir_ + "/failed", reason + "\n");
+  } catch (...) {  // the reason reached stderr already; the journal's runs are what matter
+  }
+}
+
+std::optional<std::string> SweepJournal::failure() const {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir_ + "/failed", ec)) return std::nullopt;
+  std::string reason = read_whole_file(dir_ + "/failed");
+  while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+  return reason;
+}
+
+void SweepJournal::clear_failure() const {
+  std::error_code ec;
+  fs::remove(dir_ + "/failed", ec);
 }
 
 void SweepJournal::remove() const {

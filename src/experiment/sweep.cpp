@@ -1,5 +1,6 @@
 #include "tracewarp/experiment/sweep.hpp"
 
+#include <unistd.h>
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/mpi/collectives.hpp>
@@ -9,14 +10,18 @@
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
+
 #include <cstdio>
+#include <filesystem>
 #include <future>
+#include <limits>
 #include <list>
 #include <optional>
 #include <sstream>
 
 #include "run_dealer.hpp"
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/files.hpp"
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/io/settings.hpp"
@@ -146,18 +151,62 @@ namespace {
 
 constexpr int kOutputTag = 1;
 
-// What world rank 0 tells every rank before any run starts: the runs a resumed sweep keeps, or
-// why the sweep cannot start (every rank throws it, so none waits on the others).
+// What world rank 0 tells every rank before any run starts: the runs a resumed sweep keeps; that
+// the results file is complete already (--resume after the end: nothing to do); or why the sweep
+// cannot start (every rank throws it, so none waits on the others).
 struct SweepStart {
   std::string refusal;
+  int refusal_exit_code = 2;
+  bool complete = false;
   std::vector<std::size_t> kept;
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar& refusal& kept;
+    ar& refusal& refusal_exit_code& complete& kept;
   }
 };
 
-SweepStart open_journal(const SweepJournal& journal, bool resume, const std::string& output) {
+// The output can be a file of ours: not a folder, in a folder that exists and can be written.
+void check_output_path(const std::string& output) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(output, ec))
+    throw UsageError("the output '" + output + "' is a folder: give a results file name (-o " +
+                     (fs::path(output) / "results.h5").string() + ")");
+  const fs::path folder = fs::path(output).has_parent_path() ? fs::path(output).parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, ec))
+    throw UsageError("cannot write '" + output + "': the folder '" + folder.string() + "' does not exist");
+  if (::access(folder.c_str(), W_OK) != 0)
+    throw UsageError("cannot write '" + output + "': the folder '" + folder.string() + "' is not writable");
+}
+
+// The one lock of a results file: held by world rank 0 from before the first file is touched
+// until the sweep ends, so a second run on the same output is refused and changes nothing.
+FileLock lock_output(const std::string& output) {
+  std::string holder;
+  std::optional<FileLock> lock = FileLock::try_take(output + ".lock", holder);
+  if (!lock)
+    throw UsageError("'" + output + "' is being written by another run (" + holder + " holds '" + output +
+                     ".lock'): wait for it to end, or write another file with -o");
+  return std::move(*lock);
+}
+
+SweepStart open_journal(const SweepJournal& journal, bool resume, bool force, const std::string& output) {
+  std::error_code ec;
+  const bool journal_empty = journal.recorded_count() == 0 && journal.checkpointed_runs() == 0;
+  if (std::filesystem::exists(output, ec) && journal_empty) {
+    if (resume) {
+      if (!io::ResultsReader(output).complete())
+        return {
+            "'" + output + "' exists but is not a complete tracewarp results file: nothing to resume", 2, false, {}};
+      return {{}, 0, true, {}};
+    }
+    if (!force)
+      return {"'" + output + "' exists: add --force to replace it (it stays until the new file is complete), or " +
+                  "write another file with -o",
+              2,
+              false,
+              {}};
+  }
   // Nothing finished to keep and no run checkpointed: a fresh start.
   if (journal.recorded_count() == 0 && journal.checkpointed_runs() == 0) {
     if (resume) std::fprintf(stderr, "tracewarp: nothing to resume in '%s': starting\n", journal.directory().c_str());
@@ -167,15 +216,68 @@ SweepStart open_journal(const SweepJournal& journal, bool resume, const std::str
   if (!resume)
     return {"'" + journal.directory() + "' holds the finished runs (or checkpoints) of an interrupted sweep writing '" +
                 output + "': add --resume to keep them and run the rest, or remove it to start again",
+            2,
+            false,
             {}};
   const std::optional<SweepIdentity> recorded = journal.recorded_identity();
-  if (!recorded) return {"'" + journal.directory() + "' has no identity file: remove it to start again", {}};
+  if (!recorded) return {"'" + journal.directory() + "' has no identity file: remove it to start again", 2, false, {}};
   const std::string difference = journal.identity().difference_from(*recorded);
   if (!difference.empty())
     return {"cannot resume '" + output + "': the interrupted sweep was another one (" + difference + "); remove '" +
                 journal.directory() + "' to start again",
+            2,
+            false,
             {}};
-  return {{}, journal.finished()};
+  journal.clear_failure();
+  return {{}, 0, false, journal.finished()};
+}
+
+// Everything world rank 0 settles before the first file is made: the output's folder and lock,
+// every run's parameters and inputs (model.check), and what the journal and an existing file
+// allow. The lock stays in `lock` for the whole sweep.
+// The first run, by index, whose parameters or inputs model.check refuses.
+struct CheckFailure {
+  std::size_t index = std::numeric_limits<std::size_t>::max();  // none
+  int exit_code = 2;
+  std::string message;
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    ar& index& exit_code& message;
+  }
+};
+
+// Every rank checks its share of the runs (run i on rank i mod size: checking reads traces and
+// makes generated workloads, seconds for a large sweep); world rank 0 gets the first failure.
+CheckFailure check_runs(const boost::mpi::communicator& world, const model::ModelInfo& model,
+                        const std::vector<io::RunSpec>& runs) {
+  CheckFailure mine;
+  for (std::size_t i = static_cast<std::size_t>(world.rank()); model.check && i < runs.size();
+       i += static_cast<std::size_t>(world.size())) {
+    try {
+      model.check(runs[i].config);
+    } catch (const Error& e) {  // a sweep's message names the run, a lone run's needs no name
+      const std::string where = runs.size() > 1 ? runs[i].id + " (" + runs[i].varied_text() + "): " : "";
+      mine = {i, e.exit_code(), where + e.what()};
+      break;
+    }
+  }
+  std::vector<CheckFailure> all;
+  boost::mpi::gather(world, mine, all, 0);
+  for (const CheckFailure& f : all)
+    if (f.index < mine.index) mine = f;
+  return mine;
+}
+
+SweepStart decide_start(const CheckFailure& checked, const SweepJournal& journal, const SweepOptions& o,
+                        const std::string& output, std::optional<FileLock>& lock) {
+  if (!checked.message.empty()) return {checked.message, checked.exit_code, false, {}};
+  try {
+    check_output_path(output);
+    lock.emplace(lock_output(output));
+    return open_journal(journal, o.resume, o.force, output);
+  } catch (const Error& e) {
+    return {e.what(), e.exit_code(), false, {}};
+  }
 }
 
 io::Attributes file_attributes(const SweepOptions& o, const io::Experiment& experiment, const std::string& model,
@@ -200,31 +302,26 @@ std::string text_attribute(const io::Attributes& a, const char* key) {
 
 }  // namespace
 
-std::string run_sweep(const Communicator& world, const io::Experiment& experiment, const SweepOptions& o) {
-  const model::ModelInfo& model = model::find_model(io::experiment_params().read(experiment.base).model);
-  const std::vector<io::RunSpec> runs = experiment.runs();
-  for (const io::RunSpec& run : runs) engine_params().read(run.config);  // every run valid before any runs
-  const std::uint32_t configured = run_layout_params().read(experiment.base).ranks_per_run;
-  const GroupLayout layout =
-      group_layout(world.size(), world.rank(), o.ranks_per_run > 0 ? o.ranks_per_run : static_cast<int>(configured));
-  const Communicator comm = world.split(layout.group, world.rank());
-  const std::string output = o.output.empty() ? io::output_params().read(experiment.base).file : o.output;
-  const boost::mpi::communicator control = world.as_boost();
-  const SweepJournal journal(
-      output, SweepIdentity::of(experiment, model.name, text_attribute(o.file_attributes, "tool_version"),
-                                text_attribute(o.file_attributes, "git_revision")));
+namespace {
 
-  // World rank 0 decides (journal, resume) and tells everyone before anything runs.
-  SweepStart start;
-  if (world.rank() == 0) {
-    try {
-      start = open_journal(journal, o.resume, output);
-    } catch (const Error& e) {
-      start.refusal = e.what();
-    }
-  }
-  boost::mpi::broadcast(control, start, 0);
-  if (!start.refusal.empty()) throw UsageError(start.refusal);
+// One sweep under way, as every rank sees it.
+struct Sweep {
+  const Communicator& world;
+  const Communicator& comm;  // this rank's group
+  GroupLayout layout;
+  const model::ModelInfo& model;
+  const io::Experiment& experiment;
+  const std::vector<io::RunSpec>& runs;
+  const SweepJournal& journal;
+  const SweepOptions& o;
+  std::string output;
+};
+
+// Runs every run not kept, dealt to the groups; world rank 0 writes them all and finishes the file.
+void run_all(const Sweep& sweep, const SweepStart& start) {
+  const auto& [world, comm, layout, model, experiment, runs, journal, o, output] = sweep;
+  const boost::mpi::communicator control = world.as_boost();
+
   std::vector<bool> kept(runs.size(), false);
   for (const std::size_t i : start.kept) kept.at(i) = true;
 
@@ -311,9 +408,54 @@ std::string run_sweep(const Communicator& world, const io::Experiment& experimen
   boost::mpi::wait_all(sends.begin(), sends.end());
   if (world.rank() == 0) receive(true);  // before finish(): the last leaders' sends need it
   dealer.finish();
-  if (world.rank() != 0) return output;
+  if (world.rank() != 0) return;
   writer->finish();
   journal.remove();
+}
+
+}  // namespace
+
+std::string run_sweep(const Communicator& world, const io::Experiment& experiment, const SweepOptions& o) {
+  const model::ModelInfo& model = model::find_model(io::experiment_params().read(experiment.base).model);
+  const std::vector<io::RunSpec> runs = experiment.runs();
+  for (const io::RunSpec& run : runs) engine_params().read(run.config);  // every run valid before any runs
+  const std::uint32_t configured = run_layout_params().read(experiment.base).ranks_per_run;
+  const GroupLayout layout =
+      group_layout(world.size(), world.rank(), o.ranks_per_run > 0 ? o.ranks_per_run : static_cast<int>(configured));
+  const Communicator comm = world.split(layout.group, world.rank());
+  const std::string output = o.output.empty() ? io::output_params().read(experiment.base).file : o.output;
+  const boost::mpi::communicator control = world.as_boost();
+  const SweepJournal journal(
+      output, SweepIdentity::of(experiment, model.name, text_attribute(o.file_attributes, "tool_version"),
+                                text_attribute(o.file_attributes, "git_revision")));
+
+  // Every run's parameters and inputs are checked, then world rank 0 decides (output, lock,
+  // journal, resume) and tells everyone before any file is made.
+  SweepStart start;
+  std::optional<FileLock> lock;
+  const CheckFailure checked = check_runs(control, model, runs);
+  if (world.rank() == 0) start = decide_start(checked, journal, o, output, lock);
+  boost::mpi::broadcast(control, start, 0);
+  if (!start.refusal.empty()) {
+    if (start.refusal_exit_code == 2) throw UsageError(start.refusal);
+    throw SharedRunError(start.refusal);
+  }
+  if (start.complete) {
+    if (world.rank() == 0)
+      std::fprintf(stderr, "tracewarp: '%s' is complete (%zu runs): nothing to resume\n", output.c_str(), runs.size());
+    return output;
+  }
+  try {
+    run_all({world, comm, layout, model, experiment, runs, journal, o, output}, start);
+  } catch (const IoError& e) {  // a full disk, say: what is finished is in the journal
+    if (world.rank() != 0) throw;
+    journal.record_failure(e.what());
+    throw IoError("writing '" + output + "': " + e.what() + "; the finished runs are kept in '" + journal.directory() +
+                  "': make room, then run the same command with --resume");
+  } catch (const std::exception& e) {
+    if (world.rank() == 0) journal.record_failure(e.what());
+    throw;
+  }
   return output;
 }
 

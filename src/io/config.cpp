@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -187,6 +188,8 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     }
     e.base.set(key, from_toml(node, key, source), source);
   });
+  // In order, so a key given twice takes its last value (a script's defaults, then the user's);
+  // every one is checked, and all are kept in the results file's `overrides`.
   for (const std::string& o : overrides) {
     const auto eq = o.find('=');
     if (eq == std::string::npos || eq == 0) throw ConfigError("--set '" + o + "': expected key=value");
@@ -212,6 +215,9 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
 
 Experiment load_experiment(const std::string& path, const std::vector<std::string>& overrides,
                            const ConfigSchema& schema) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError("configuration '" + path + "' is a directory: give the experiment's TOML file");
   std::ifstream in(path);
   if (!in) throw ConfigError("cannot open configuration '" + path + "'");
   std::ostringstream text;

@@ -20,8 +20,13 @@ namespace tracewarp::io {
 namespace {
 
 // HDF5 prints its error stack to stderr by default; we collect it into the exception instead.
+// HDF5's own clean-up at exit is turned off: after a write failed (a full disk) the file's handle
+// cannot be closed, and that clean-up then crashed on it. Every file is closed by its owner.
 struct SilenceHdf5 {
-  SilenceHdf5() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+  SilenceHdf5() {
+    H5dont_atexit();
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
 };
 const SilenceHdf5 silence_hdf5;
 
@@ -32,7 +37,9 @@ std::string hdf5_error_chain() {
       [](unsigned, const H5E_error2_t* e, void* data) -> herr_t {
         auto* out = static_cast<std::string*>(data);
         if (!out->empty()) *out += "; ";
-        *out += e->desc != nullptr ? e->desc : "?";
+        std::string desc = e->desc != nullptr ? e->desc : "?";
+        std::replace(desc.begin(), desc.end(), '\n', ' ');  // errors are one line
+        *out += desc;
         return 0;
       },
       &chain);
@@ -41,7 +48,12 @@ std::string hdf5_error_chain() {
 }
 
 hid_t check(hid_t id, const std::string& what) {
-  if (id < 0) throw IoError(what + ": " + hdf5_error_chain());
+  if (id < 0) {
+    const std::string chain = hdf5_error_chain();
+    // A full disk is said plainly: HDF5's chain for it is ten lines of driver detail.
+    if (chain.find("errno = 28,") != std::string::npos) throw IoError(what + ": no space left on device");
+    throw IoError(what + ": " + chain);
+  }
   return id;
 }
 

@@ -36,11 +36,14 @@ const ParamTable<WorkloadTransforms>& workload_transform_params() {
           .flag("successful_only", &P::successful_only,
                 "keep only jobs that completed (SWF status 1) with a requested time they did not overrun: the WRSA "
                 "study's Original workload (applied first)")
-          .number("min_run_s", &P::min_run_s, "drop jobs that ran less than this, seconds (after successful_only)")
+          .number("min_run_s", &P::min_run_s, "drop jobs that ran less than this, seconds (after successful_only)",
+                  {.min = 0, .max = 1e9})
           .integer("window_start", &P::window_start, "skip this many jobs (after min_run_s)")
           .integer("window_jobs", &P::window_jobs, "then keep this many jobs (0 = all)")
-          .number("wra", &P::wra, "walltime request accuracy transform: requested := run / wra (0 = original requests)")
-          .number("iat_scale", &P::iat_scale, "multiply the gaps between submissions (0.5 = twice the load)")
+          .number("wra", &P::wra, "walltime request accuracy transform: requested := run / wra (0 = original requests)",
+                  {.min = 0, .max = 1})
+          .number("iat_scale", &P::iat_scale, "multiply the gaps between submissions (0.5 = twice the load)",
+                  {.min = 1e-9, .max = 1e6})
           .integer("scale_nodes_to", &P::scale_nodes_to,
                    "scale node counts to a machine of this many nodes (ceil, at least 1; 0 = keep)")
           .integer("machine_nodes", &P::machine_nodes,

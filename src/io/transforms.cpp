@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include "tracewarp/core/error.hpp"
@@ -114,6 +117,42 @@ std::string expand_data_path(const std::string& path) {
   return out;
 }
 
+namespace {
+
+std::string counts_text(const std::map<std::string, std::uint64_t>& by_reason) {
+  std::string text;
+  for (const auto& [reason, n] : by_reason) text += (text.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+  return text;
+}
+
+// The trace as read, before its transforms: the last one read stays for the next run that reads
+// the same file with the same options (a sweep's runs, a run after its check). Its key holds the
+// file's size and modification time, so a trace rewritten between runs is read again.
+workload::Workload read_trace(const std::string& path, const TraceOptions& options) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  const auto modified = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+  const std::string key = path + "\n" + std::to_string(static_cast<int>(options.format)) + " " +
+                          std::to_string(options.swf.cores_per_node) + " " +
+                          std::to_string(static_cast<int>(options.swf.missing_requested)) + " " + std::to_string(size) +
+                          " " + std::to_string(modified);
+  static std::mutex mutex;
+  static std::string kept_key;
+  static workload::Workload kept;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (kept_key != key || ec) {
+    kept_key.clear();
+    kept = load_workload(path, options);
+    if (kept.jobs.empty())
+      throw InputError(path + ": no jobs to run: " + std::to_string(kept.tally.records) + " job record(s) read" +
+                       (kept.tally.dropped.empty() ? "" : ", dropped: " + counts_text(kept.tally.dropped)));
+    kept_key = key;
+  }
+  return kept;
+}
+
+}  // namespace
+
 workload::Workload load_configured_workload(const Config& c) {
   const WorkloadSource source = workload_source_params().read(c);
   if (source.trace.empty()) throw ConfigError(workload_source_params().key_of(&WorkloadSource::trace) + " is not set");
@@ -121,8 +160,15 @@ workload::Workload load_configured_workload(const Config& c) {
   options.format = parse_trace_format(source.format);
   options.swf.cores_per_node = source.cores_per_node;
   options.swf.missing_requested = parse_missing_requested(source.missing_requested);
-  workload::Workload w = load_workload(expand_data_path(source.trace), options);
+  workload::Workload w = read_trace(expand_data_path(source.trace), options);
+  const std::size_t read = w.jobs.size();
   apply_transforms(w, workload_transform_params().read(c));
+  if (w.jobs.empty()) {
+    std::string transforms;
+    for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : ", ") + t;
+    throw ConfigError(w.source + ": the workload.* transforms (" + transforms + ") left none of its " +
+                      std::to_string(read) + " jobs");
+  }
   return w;
 }
 

@@ -27,7 +27,11 @@ workload::Workload configured_workload(const io::Config& c) {
   std::string known;
   for (const ModelInfo& m : models())
     for (const WorkloadGenerator& g : m.generators) {
-      if (g.name == source.generator) return g.make(c);
+      if (g.name == source.generator) {
+        workload::Workload w = g.make(c);
+        if (w.jobs.empty()) throw ConfigError("workload.generator '" + g.name + "' made no jobs with these parameters");
+        return w;
+      }
       known += (known.empty() ? "" : ", ") + g.name;
     }
   throw ConfigError("unknown workload.generator '" + source.generator + "' (" + known + ")");

@@ -54,7 +54,7 @@ else fail "resumed file differs"; cat "$work/cmp"; fi
 # On a terminal (script(1) gives one), a sweep shows runs done and its ETA; with -q, nothing.
 if command -v script >/dev/null; then
   shown=$(script -qec "'$tw' run '$sweep' -o '$work/tty.h5' --set phold.end=100" /dev/null | tr '\r' '\n')
-  quiet=$(script -qec "'$tw' run '$sweep' -q -o '$work/tty.h5' --set phold.end=100" /dev/null)
+  quiet=$(script -qec "'$tw' run '$sweep' -q -o '$work/tty.h5' --force --set phold.end=100" /dev/null)
   if grep -aq "4/4 runs done" <<<"$shown" && grep -aq "runs done, sweep ETA" <<<"$shown" && [ -z "$quiet" ]; then
     pass "sweep progress on a terminal: runs done and ETA; nothing with -q"
   else fail "sweep progress"; echo "$shown" | tail -3; fi

@@ -35,7 +35,7 @@ printf '[phold]\nlps = "many"\n' >"$work/bad.toml"
 expect "wrong type: exit 2, names key and file" 2 "bad.toml: key 'phold.lps' must be an integer" -- "$tw" run "$work/bad.toml"
 expect "ranks per run must divide the job" 2 "must divide the 3 ranks" \
   -- "$mpirun" -np 3 --oversubscribe "$tw" run "$sweep" -o "$work/x.h5" --ranks-per-run 2
-expect "unwritable output: exit 2" 2 "cannot create results file" -- "$tw" run "$sweep" -o /nonexistent-dir/r.h5
+expect "unwritable output: exit 2" 2 "the folder '/nonexistent-dir' does not exist" -- "$tw" run "$sweep" -o /nonexistent-dir/r.h5
 [ ! -e "$work/x.h5" ] && pass "failed runs leave no results file" || fail "failed runs leave no results file"
 
 # An interrupted run: killed while running leaves only a .partial file, which report refuses.

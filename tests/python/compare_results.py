@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Exit 0 when two results files hold the same model data: the same runs with the same
-parameters, summaries and tables (every dataset but `engine`, whose statistics depend on the rank
+parameters, summaries and tables (a table in only one of the files is a difference) (every dataset but `engine`, whose statistics depend on the rank
 count and timing by nature, and every column named wall_*, which holds wall-clock measurements)."""
 import sys
 
@@ -36,10 +36,13 @@ with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
             problems.append(f"{run}: parameters differ")
         if dict(ga["summary"].attrs) != dict(gb["summary"].attrs):
             problems.append(f"{run}: summary {dict(ga['summary'].attrs)} vs {dict(gb['summary'].attrs)}")
-        tables = sorted(k for k, v in ga.items() if isinstance(v, h5py.Dataset) and k != "engine")
+        def model_tables(g):
+            return {k for k, v in g.items() if isinstance(v, h5py.Dataset) and k != "engine"}
+
+        tables = sorted(model_tables(ga) | model_tables(gb))
         for t in tables:
-            if t not in gb:
-                problems.append(f"{run}/{t}: missing in {b_path}")
+            if t not in ga or t not in gb:
+                problems.append(f"{run}/{t}: only in {a_path if t in ga else b_path}")
             elif ga[t].dtype != gb[t].dtype:
                 problems.append(f"{run}/{t}: columns differ: {ga[t].dtype.names} vs {gb[t].dtype.names}")
             elif not np.array_equal(*(model_columns(g[t][()]) for g in (ga, gb))):

@@ -72,6 +72,13 @@ class InvariantError : public RunError {
   using RunError::RunError;
 };
 
+// A run failure every rank raises together (world rank 0 found it before any run and told the
+// others): the ranks stop normally, and rank 0 says why.
+class SharedRunError : public RunError {
+ public:
+  using RunError::RunError;
+};
+
 // A run failure that another rank detected and reports in full; this rank only stops, quietly.
 class PeerFailure : public RunError {
  public:

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,24 @@ namespace tracewarp {
 // Writes `bytes` to `path` so that a kill at any moment leaves the old file or the new one
 // (temporary file, fsync, rename). IoError on failure.
 void write_atomically(const std::string& path, std::string_view bytes);
+
+// An exclusive lock on a results file's name, held by the one run that writes it: a second run
+// on the same output would destroy the first one's work. The lock is an fcntl lock on `path`
+// (created if missing): the kernel drops it when its process dies, even by kill -9, and it works
+// on the network file systems of clusters. The file is removed when the lock is released.
+class FileLock {
+ public:
+  // The lock, or std::nullopt with `holder` saying who has it ("process 4242").
+  static std::optional<FileLock> try_take(const std::string& path, std::string& holder);
+  FileLock(FileLock&& other) noexcept;
+  FileLock& operator=(FileLock&&) = delete;
+  ~FileLock();
+
+ private:
+  FileLock(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  std::string path_;
+  int fd_ = -1;
+};
 
 // The whole file; InputError if it cannot be opened.
 std::string read_whole_file(const std::string& path);

@@ -4,6 +4,8 @@
 //                                   a digest of every run's parameters (one "name: value" a line)
 //   <output>.journal/run-0007.out   one finished run's output, written atomically (temporary
 //                                   file, fsync, rename) by the rank that led the run
+//   <output>.journal/failed         why the sweep stopped, when a run failed (a run error, a full
+//                                   disk): `tracewarp report` says so; --resume removes it
 //   <output>.journal/run-0007.checkpoint/
 //                                   the engine's checkpoints of a run in progress
 //                                   (engine.checkpoint_every_s; engine/checkpoint.hpp), removed
@@ -71,6 +73,11 @@ class SweepJournal {
   void remove_checkpoints(std::size_t run_index) const;
   // Runs with a checkpoint in the journal (runs that were in progress when the sweep stopped).
   std::size_t checkpointed_runs() const;
+  // Why the sweep stopped (best effort: a full disk may keep even this from being written), and
+  // what was recorded, if anything.
+  void record_failure(const std::string& reason) const noexcept;
+  std::optional<std::string> failure() const;
+  void clear_failure() const;
   // After the results file is complete.
   void remove() const;
 

@@ -30,6 +30,9 @@ struct SweepOptions {
   // Keep the finished runs of an interrupted sweep (its journal, experiment/journal.hpp) and run
   // the rest; without it, an existing journal is refused rather than overwritten.
   bool resume = false;
+  // Replace an existing (complete) results file; without it, one is refused. The old file stays
+  // until the new one is complete.
+  bool force = false;
   // On world rank 0, as each run is written (kept runs first, then in order of completion).
   std::function<void(const io::RunSpec&, const model::RunOutput&)> on_written;
   // On world rank 0, before the kept runs are written: how many of how many, and how many runs

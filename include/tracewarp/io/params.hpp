@@ -169,7 +169,8 @@ class ParamTable {
   }
   static double checked(const std::string& name, double v, const Bounds& b) {
     if (v >= b.min && v <= b.max) return v;
-    throw ConfigError(name + " must be " + range_of(b) + ", got " + text(v));
+    const std::string range = range_of(b);
+    throw ConfigError(name + " must be " + (range.empty() ? "a number" : range) + ", got " + text(v));
   }
 
   std::string section_;

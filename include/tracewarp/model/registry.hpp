@@ -57,12 +57,19 @@ struct ModelInfo {
   std::vector<const io::TableSchema*> tables;  // for the documentation
   io::ConfigSchema keys;                       // the model's own sections
   std::vector<WorkloadGenerator> generators;
+  // Reads and checks one run's parameters and inputs as `run` would, without running it (the
+  // workload is read and kept for the run: see configured_workload). Called for every run of an
+  // experiment before any file is made, so a bad value or trace stops it before it starts.
+  std::function<void(const io::Config&)> check;
 };
 
 const std::vector<ModelInfo>& models();
 const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 // The workload of a configuration: the trace of workload.trace, or the generator named by
-// workload.generator (whichever model declares it), transformed by the workload.* keys.
+// workload.generator (whichever model declares it), transformed by the workload.* keys. A
+// workload without jobs is refused (InputError naming what was read and dropped). The last
+// trace read stays in memory, so that the runs of a sweep, and a run after its check, read it
+// once.
 workload::Workload configured_workload(const io::Config& config);
 
 // A workload's provenance as run attributes: source, transforms, records read, dropped, repaired,

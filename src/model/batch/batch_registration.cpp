@@ -95,6 +95,10 @@ BatchParams configured_params(const io::Config& c, const workload::Workload& w) 
   const std::optional<MachinePreset> machine = configured_machine(c);
   BatchParams p = param_table().read(c);
   p.policy_settings = policy_params().read(c);
+  if (p.nodes == 0 && !machine && w.max_nodes > std::int64_t{kMaxBatchNodes})
+    throw ConfigError(w.source + ": its header gives a machine of " + std::to_string(w.max_nodes) +
+                      " nodes, more than the batch model takes (" + std::to_string(kMaxBatchNodes) +
+                      "): set batch.nodes");
   if (p.nodes == 0)
     p.nodes = machine ? machine->nodes : static_cast<std::uint32_t>(std::max<std::int64_t>(0, w.max_nodes));
   if (p.nodes == 0)
@@ -115,6 +119,12 @@ model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, 
   model::RunOutput out;
   out.stats = r.stats;
   out.summary = batch_summary(r, p);
+  // Jobs the reader already refused as larger than the machine are rejections too: the summary
+  // counts them with the scheduler's own, and says how many they were.
+  const auto too_large = w.tally.dropped.find("more processors than MaxProcs");
+  const std::int64_t rejected_at_read = too_large == w.tally.dropped.end() ? 0 : too_large->second;
+  out.summary["rejected_at_read"] = rejected_at_read;
+  out.summary["rejected"] = std::get<std::int64_t>(out.summary.at("rejected")) + rejected_at_read;
   out.run_attributes = model::workload_attributes(w);
   out.run_attributes["machine.nodes"] = static_cast<std::int64_t>(p.nodes);
   out.run_attributes["machine.groups"] = static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()));
@@ -136,7 +146,8 @@ const io::ParamTable<BatchParams>& param_table() {
       io::ParamTable<P>("batch")
           .integer("nodes", &P::nodes,
                    "machine nodes (0 = the preset's, else MaxNodes of the trace); with a preset's node count its "
-                   "resource groups apply")
+                   "resource groups apply",
+                   {.min = 0, .max = kMaxBatchNodes})
           .choice("policy", &P::policy, batch_policy_names(), "scheduling policy (policy/batch/registry.hpp)")
           .seconds("window_from_s", &P::window_from,
                    "summary window start, seconds (utilisation, jobs started); 0 = first submission", {.min = 0})
@@ -157,7 +168,11 @@ const model::ModelInfo& batch_model() {
       run_from_config,
       {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
       model::keys_of(machine_params(), param_table(), policy_params(), kmix_params(), kmix_group_params()),
-      {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}}};
+      {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}},
+      [](const io::Config& c) {
+        const workload::Workload w = model::configured_workload(c);
+        validate(w, configured_params(c, w));
+      }};
   return info;
 }
 

@@ -350,8 +350,7 @@ std::vector<CdfRow> slowdown_cdf(const std::vector<TaskRow>& tasks) {
   return rows;
 }
 
-LasResult run_las(const Communicator& comm, const workload::Workload& workload, const LasParams& params,
-                  EngineConfig engine) {
+void validate(const workload::Workload& workload, const LasParams& params) {
   if (params.nodes == 0) throw ConfigError("las.nodes must be >= 1");
   find_las_scheduler(params.scheduler);  // a bad name fails before anything runs
   if (params.interval <= 0) throw ConfigError("the series interval must be > 0");
@@ -363,6 +362,11 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
                         std::to_string(j.cpus) + ", memory " + std::to_string(j.memory) + ") or has no run time");
   }
   if (!(params.closed_loop_load >= 0)) throw ConfigError("las.closed_loop_load must be >= 0");
+}
+
+LasResult run_las(const Communicator& comm, const workload::Workload& workload, const LasParams& params,
+                  EngineConfig engine) {
+  validate(workload, params);
   Shared shared{&workload, params};
   Collector out;
   Simulation sim(comm, engine);

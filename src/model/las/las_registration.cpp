@@ -47,12 +47,17 @@ workload::Workload generate_las(const io::Config& c) {
   return w;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
-  const workload::Workload w = model::configured_workload(c);
+LasParams configured_params(const io::Config& c) {
   LasParams p = param_table().read(c);
   const NodeCapacity capacity = capacity_params().read(c);
   p.capacity = {capacity.cpu, capacity.memory};
   p.interval = io::output_params().read(c).series_interval;
+  return p;
+}
+
+model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const workload::Workload w = model::configured_workload(c);
+  const LasParams p = configured_params(c);
   const LasResult r = run_las(comm, w, p, engine);
   model::RunOutput out;
   out.stats = r.stats;
@@ -94,7 +99,8 @@ const model::ModelInfo& las_model() {
       run_from_config,
       {&task_table_schema(), &interval_table_schema(), &cdf_table_schema()},
       model::keys_of(param_table(), capacity_params(), lasmix_params()),
-      {{"las", "the LAS task mix, keys lasmix.*", generate_las}}};
+      {{"las", "the LAS task mix, keys lasmix.*", generate_las}},
+      [](const io::Config& c) { validate(model::configured_workload(c), configured_params(c)); }};
   return info;
 }
 

@@ -7,10 +7,15 @@
 namespace tracewarp::mapreduce {
 namespace {
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+MapReduceParams configured_params(const io::Config& c) {
   MapReduceParams p = param_table().read(c);
   p.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
   p.interval = io::output_params().read(c).series_interval;
+  return p;
+}
+
+model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const MapReduceParams p = configured_params(c);
   const MapReduceResult r = run_mapreduce(comm, p, engine);
   model::RunOutput out;
   out.stats = r.stats;
@@ -32,7 +37,8 @@ const model::ModelInfo& mapreduce_model() {
       run_from_config,
       {&attempt_table_schema(), &series_table_schema()},
       model::keys_of(param_table()),
-      {}};
+      {},
+      [](const io::Config& c) { validate(configured_params(c)); }};
   return info;
 }
 

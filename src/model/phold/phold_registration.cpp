@@ -20,10 +20,15 @@ const io::TableSchema kSeries{
      TRACEWARP_COLUMN(SeriesRow, committed, "events", "events committed with a time in the interval")},
     "PHOLD: committed events per output.series_interval_s"};
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+Params configured_params(const io::Config& c) {
   Params p = param_table().read(c);
   p.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
   p.series_interval = to_seconds(io::output_params().read(c).series_interval);
+  return p;
+}
+
+model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const Params p = configured_params(c);
   const Result r = run(comm, p, engine);
   model::RunOutput out;
   out.stats = r.stats;
@@ -47,7 +52,8 @@ const model::ModelInfo& phold_model() {
                                      run_from_config,
                                      {&kSeries},
                                      model::keys_of(param_table()),
-                                     {}};
+                                     {},
+                                     [](const io::Config& c) { configured_params(c).validate(); }};
   return info;
 }
 

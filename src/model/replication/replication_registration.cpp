@@ -7,10 +7,15 @@
 namespace tracewarp::replication {
 
 namespace {
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+ReplicationParams configured_params(const io::Config& c) {
   ReplicationParams p = replication_param_table().read(c);
   p.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
   p.interval = io::output_params().read(c).series_interval;
+  return p;
+}
+
+model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+  const ReplicationParams p = configured_params(c);
   const ReplicationResult r = run_replication(comm, p, engine);
   model::RunOutput out;
   out.stats = r.stats;
@@ -31,7 +36,8 @@ const model::ModelInfo& replication_model() {
                                      run_from_config,
                                      {&task_table_schema(), &copy_table_schema(), &series_table_schema()},
                                      replication_param_table().schema(),
-                                     {}};
+                                     {},
+                                     [](const io::Config& c) { validate(configured_params(c)); }};
   return info;
 }
 

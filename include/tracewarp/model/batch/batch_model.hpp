@@ -42,6 +42,11 @@ struct ModelInfo;
 
 namespace tracewarp::batch {
 
+// The largest machine the batch model takes: 2^24 nodes, two hundred times the K computer (its
+// per-node structures for more would need tens of gigabytes). A trace header beyond it is refused
+// rather than read as garbage.
+inline constexpr std::uint32_t kMaxBatchNodes = 1u << 24;
+
 struct BatchParams {
   std::uint32_t nodes = 0;            // machine size
   std::vector<ResourceGroup> groups;  // empty: one group of the whole machine
@@ -126,6 +131,8 @@ struct BatchResult {
 };
 
 // Runs the workload (sorted by submit time) on comm.
+// What run_batch refuses, checked without running (ConfigError naming the key).
+void validate(const workload::Workload& workload, const BatchParams& params);
 BatchResult run_batch(const Communicator& comm, const workload::Workload& workload, const BatchParams& params,
                       EngineConfig engine);
 

@@ -101,6 +101,8 @@ struct LasResult {
 };
 
 // Runs the workload (sorted by submit time; every task's demands must fit one node).
+// What run_las refuses, checked without running (ConfigError naming the key or task).
+void validate(const workload::Workload& workload, const LasParams& params);
 LasResult run_las(const Communicator& comm, const workload::Workload& workload, const LasParams& params,
                   EngineConfig engine);
 

@@ -105,6 +105,8 @@ struct MapReduceResult {
   std::vector<double> job_completion_s;  // on rank 0: per job, from its submission
 };
 
+// What run_mapreduce refuses, checked without running (ConfigError naming the key).
+void validate(const MapReduceParams& params);
 MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& params, EngineConfig engine);
 io::Attributes mapreduce_summary(const MapReduceResult& result);
 
