@@ -16,8 +16,8 @@ def model_columns(rows):
 
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-# --allow-new-parameters: parameters present in only the second file are fine (keys added since
-# the first was written); common parameters must still agree.
+# --allow-new-parameters: parameters and summary metrics present in only the second file are fine
+# (keys added since the first was written); common ones must still agree.
 allow_new = "--allow-new-parameters" in sys.argv[1:]
 a_path, b_path = args[0], args[1]
 problems = []
@@ -34,7 +34,10 @@ with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
         keys_differ = not params_a.keys() <= params_b.keys() if allow_new else params_a.keys() != params_b.keys()
         if keys_differ or any(params_a[k] != params_b[k] for k in params_a.keys() & params_b.keys()):
             problems.append(f"{run}: parameters differ")
-        if dict(ga["summary"].attrs) != dict(gb["summary"].attrs):
+        sum_a, sum_b = dict(ga["summary"].attrs), dict(gb["summary"].attrs)
+        if allow_new:
+            sum_b = {k: v for k, v in sum_b.items() if k in sum_a}
+        if sum_a != sum_b:
             problems.append(f"{run}: summary {dict(ga['summary'].attrs)} vs {dict(gb['summary'].attrs)}")
         def model_tables(g):
             return {k for k, v in g.items() if isinstance(v, h5py.Dataset) and k != "engine"}
