@@ -7,29 +7,31 @@
 #include <string>
 
 #include "fuzz_input.hpp"
+#include "tracewarp/config/experiment.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/experiment/settings.hpp"
-#include "tracewarp/io/config.hpp"
-#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/registry.hpp"
+#include "tracewarp/workload/configured.hpp"
+#include "tracewarp/workload/transforms.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tracewarp;
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    const io::Experiment e = io::parse_experiment(text, "fuzz.toml", {}, experiment::config_schema());
-    if (e.run_count() < 1 || e.run_count() > static_cast<double>(io::kMaxRuns)) fuzz::violated("run count");
+    const config::Experiment e = config::parse_experiment(text, "fuzz.toml", {}, experiment::config_schema());
+    if (e.run_count() < 1 || e.run_count() > static_cast<double>(config::kMaxRuns)) fuzz::violated("run count");
     if (e.run_count() > 4096) return 0;  // expanding is linear in the runs; the checks below need a few
-    const std::vector<io::RunSpec> runs = e.runs();
+    const std::vector<config::RunSpec> runs = e.runs();
     if (static_cast<double>(runs.size()) != e.run_count()) fuzz::violated("run count differs from the expansion");
     for (std::size_t i = 0; i < runs.size() && i < 64; ++i) {
-      const io::Config& c = runs[i].config;
+      const Config& c = runs[i].config;
       experiment::engine_params().read(c);
       experiment::run_layout_params().read(c);
-      io::workload_source_params().read(c);
-      io::workload_transform_params().read(c);
-      io::output_params().read(c);
-      model::find_model(io::experiment_params().read(c).model);
+      workload::source_params().read(c);
+      workload::transform_params().read(c);
+      config::output_params().read(c);
+      model::find_model(config::experiment_params().read(c).model);
     }
   } catch (const Error& e) {  // bad input must be an exit-2 error, never a "run failure"
     if (e.exit_code() != 2) fuzz::violated(e.what());

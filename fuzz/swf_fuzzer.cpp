@@ -2,13 +2,13 @@
 // InputError; never a crash, a hang or a sanitizer report. (fuzz/CMakeLists.txt builds it.)
 #include "fuzz_input.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/swf.hpp"
+#include "tracewarp/traces/swf.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using tracewarp::fuzz::violated;
   const std::string& path = tracewarp::fuzz::input_file(data, size, ".swf");
   try {
-    tracewarp::io::SwfReader reader(path, {});
+    tracewarp::traces::SwfReader reader(path, {});
     tracewarp::workload::Job job;
     std::uint64_t accepted = 0;
     while (reader.next(job)) {

@@ -6,14 +6,14 @@
 
 #include "fuzz_input.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/trace.hpp"
+#include "tracewarp/traces/trace.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using tracewarp::fuzz::violated;
-  static const tracewarp::io::TraceFormat format = tracewarp::io::parse_trace_format(TRACEWARP_FUZZ_FORMAT);
+  static const tracewarp::traces::TraceFormat format = tracewarp::traces::parse_trace_format(TRACEWARP_FUZZ_FORMAT);
   const std::string& path = tracewarp::fuzz::input_file(data, size, ".csv");
   try {
-    const tracewarp::workload::Workload w = tracewarp::io::load_workload(path, {format, {}});
+    const tracewarp::workload::Workload w = tracewarp::traces::load_workload(path, {format, {}});
     for (const tracewarp::workload::Job& job : w.jobs) {
       if (job.run <= 0 || job.submit < 0) violated("a task with a non-positive run time or a negative submit");
       if (job.requested < job.run && job.requested_from_run) violated("a requested time below its run time");

@@ -6,9 +6,9 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/experiment/settings.hpp"
-#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 #include "tracewarp/model/registry.hpp"
 
@@ -22,8 +22,8 @@ std::string hex(std::uint64_t v) {
   return buf;
 }
 
-const io::ConfigSchema& bench_keys() {
-  static const io::ConfigSchema keys = model::keys_of(experiment::engine_params(), phold::param_table());
+const ConfigSchema& bench_keys() {
+  static const ConfigSchema keys = model::keys_of(experiment::engine_params(), phold::param_table());
   return keys;
 }
 
@@ -36,7 +36,7 @@ struct PholdOptions {
 
 void run_phold_bench(const PholdOptions& o) {
   const Communicator world = Communicator::world();
-  io::Config config(bench_keys());
+  Config config(bench_keys());
   for (const auto& [key, text] : o.given) config.set_from_text(key, text, "bench phold");
   phold::Params params = phold::param_table().read(config);
   const std::string& lps_key = phold::param_table().key_of(&phold::Params::lps);

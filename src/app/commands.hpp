@@ -5,8 +5,8 @@
 
 #include <functional>
 
+#include "tracewarp/config/experiment.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/config.hpp"
 
 namespace tracewarp::app {
 
@@ -24,8 +24,7 @@ void add_generate_command(CLI::App& app, Action& action);
 // One option per configuration key: --<key without its section, '_' as '-'> (engine.gvt_interval
 // is --gvt-interval), its meaning and default as help. Each given option lands in `given` as
 // (key, text), to be set on a Config with Config::set_from_text.
-void add_key_options(CLI::App& cmd, const io::ConfigSchema& keys,
-                     std::vector<std::pair<std::string, std::string>>& given);
+void add_key_options(CLI::App& cmd, const ConfigSchema& keys, std::vector<std::pair<std::string, std::string>>& given);
 
 // Progress lines go to stderr only when it is a terminal and the command is not quiet.
 bool progress_shown(bool quiet);

@@ -8,16 +8,15 @@
 
 namespace tracewarp::app {
 
-void add_key_options(CLI::App& cmd, const io::ConfigSchema& keys,
-                     std::vector<std::pair<std::string, std::string>>& given) {
-  for (const io::ConfigKey& k : keys) {
+void add_key_options(CLI::App& cmd, const ConfigSchema& keys, std::vector<std::pair<std::string, std::string>>& given) {
+  for (const ConfigKey& k : keys) {
     std::string flag = k.name.substr(k.name.find('.') + 1);
     std::replace(flag.begin(), flag.end(), '_', '-');
     const std::string key = k.name;
     cmd.add_option_function<std::string>(
            "--" + flag, [&given, key](const std::string& text) { given.emplace_back(key, text); },
            k.meaning + " (" + k.name + ")")
-        ->default_str(io::to_string(k.default_value));
+        ->default_str(tracewarp::to_string(k.default_value));
   }
 }
 

@@ -6,13 +6,14 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "tracewarp/config/experiment.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/experiment/settings.hpp"
-#include "tracewarp/io/config.hpp"
-#include "tracewarp/io/settings.hpp"
-#include "tracewarp/io/swf.hpp"
 #include "tracewarp/model/registry.hpp"
+#include "tracewarp/traces/swf.hpp"
+#include "tracewarp/workload/configured.hpp"
 
 namespace tracewarp::app {
 namespace {
@@ -29,12 +30,13 @@ void write_workload(const Options& o, const std::vector<std::string>& forced) {
   if (Communicator::world().rank() != 0) return;
   std::vector<std::string> sets = o.sets;
   sets.insert(sets.end(), forced.begin(), forced.end());
-  const io::Experiment e = o.config.empty() ? io::parse_experiment("", "(no file)", sets, experiment::config_schema())
-                                            : io::load_experiment(o.config, sets, experiment::config_schema());
+  const config::Experiment e = o.config.empty()
+                                   ? config::parse_experiment("", "(no file)", sets, experiment::config_schema())
+                                   : config::load_experiment(o.config, sets, experiment::config_schema());
   const workload::Workload w = model::configured_workload(e.base);
   const auto it = w.header.find("CoresPerNode");
   const std::uint32_t cpn = it == w.header.end() ? 1 : static_cast<std::uint32_t>(std::stoul(it->second));
-  io::write_swf(w, o.output, cpn);
+  traces::write_swf(w, o.output, cpn);
   std::printf("wrote %zu jobs to %s (%zu transform%s)\n", w.jobs.size(), o.output.c_str(), w.transforms.size(),
               w.transforms.size() == 1 ? "" : "s");
 }
@@ -60,7 +62,7 @@ void add_generate_command(CLI::App& app, Action& action) {
               "override a key, e.g. --set kmix.days=30 --set experiment.seed=7");
   k->callback([o, &action] {
     action = [o] {
-      write_workload(*o, {io::workload_source_params().key_of(&io::WorkloadSource::generator) + "=kcomputer"});
+      write_workload(*o, {workload::source_params().key_of(&workload::Source::generator) + "=kcomputer"});
     };
   });
 }

@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
-#include "tracewarp/io/inspect.hpp"
+#include "tracewarp/traces/inspect.hpp"
 
 namespace tracewarp::app {
 namespace {
@@ -20,11 +20,11 @@ struct InspectOptions {
   bool json = false;
 };
 
-nlohmann::json distribution_json(const io::Distribution& d) {
+nlohmann::json distribution_json(const traces::Distribution& d) {
   return {{"mean", d.mean}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
 }
 
-void print_text(const io::TraceSummary& s) {
+void print_text(const traces::TraceSummary& s) {
   std::printf("%s (%s)\n", s.path.c_str(), s.format.c_str());
   for (const char* key : {"Computer", "Installation", "MaxNodes", "MaxProcs", "UnixStartTime", "StartTime", "EndTime"})
     if (const auto it = s.header.find(key); it != s.header.end())
@@ -63,7 +63,7 @@ void print_text(const io::TraceSummary& s) {
               static_cast<double>(s.bytes) / 1e6 / s.read_s);
 }
 
-nlohmann::json to_json(const io::TraceSummary& s) {
+nlohmann::json to_json(const traces::TraceSummary& s) {
   const bool header_size = s.header_max_nodes > 0 || s.header_max_procs > 0;
   return {{"path", s.path},
           {"format", s.format},
@@ -97,12 +97,12 @@ nlohmann::json to_json(const io::TraceSummary& s) {
           {"read_s", s.read_s}};
 }
 
-io::TraceOptions trace_options(const std::string& format, std::uint32_t cores_per_node,
-                               const std::string& missing_requested) {
-  io::TraceOptions o;
-  o.format = io::parse_trace_format(format);
+traces::TraceOptions trace_options(const std::string& format, std::uint32_t cores_per_node,
+                                   const std::string& missing_requested) {
+  traces::TraceOptions o;
+  o.format = traces::parse_trace_format(format);
   o.swf.cores_per_node = cores_per_node;
-  o.swf.missing_requested = io::parse_missing_requested(missing_requested);
+  o.swf.missing_requested = traces::parse_missing_requested(missing_requested);
   return o;
 }
 
@@ -122,8 +122,8 @@ void add_inspect_command(CLI::App& app, Action& action) {
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->callback([o, &action] {
     action = [o] {
-      const io::TraceSummary s =
-          io::summarize_trace(o->path, trace_options(o->format, o->cores_per_node, o->missing_requested));
+      const traces::TraceSummary s =
+          traces::summarize_trace(o->path, trace_options(o->format, o->cores_per_node, o->missing_requested));
       if (Communicator::world().rank() != 0) return;
       if (o->json)
         std::cout << to_json(s).dump() << '\n';

@@ -11,12 +11,12 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/experiment/journal.hpp"
-#include "tracewarp/io/results.hpp"
+#include "tracewarp/results/file.hpp"
 
 namespace tracewarp::app {
 namespace {
 
-nlohmann::json attr_json(const io::AttrValue& v) {
+nlohmann::json attr_json(const AttrValue& v) {
   if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
   if (const auto* d = std::get_if<double>(&v)) return *d;
   return std::get<std::string>(v);
@@ -55,9 +55,9 @@ std::string checkpointed_runs(const std::string& output) {
 void report(const std::string& given, bool json) {
   const std::string path = file_to_read(given);
   const std::string output = final_name(path);
-  std::unique_ptr<io::ResultsReader> reader;
+  std::unique_ptr<results::Reader> reader;
   try {
-    reader = std::make_unique<io::ResultsReader>(path);
+    reader = std::make_unique<results::Reader>(path);
   } catch (const InputError&) {
     const std::size_t kept = journaled_runs(output);
     if (kept == 0) throw;
@@ -68,11 +68,11 @@ void report(const std::string& given, bool json) {
                    experiment::SweepJournal::directory_of(output) + ": `tracewarp run CONFIG -o " + output +
                    " --resume` rebuilds the file and runs the rest");
   }
-  const io::ResultsReader& file = *reader;
-  const io::Attributes top = file.file_attributes();
-  const auto get = [&](const io::Attributes& a, const std::string& k) {
+  const results::Reader& file = *reader;
+  const Attributes top = file.file_attributes();
+  const auto get = [&](const Attributes& a, const std::string& k) {
     const auto it = a.find(k);
-    return it == a.end() ? std::string("?") : io::to_text(it->second);
+    return it == a.end() ? std::string("?") : to_text(it->second);
   };
   const bool complete = file.complete();
   nlohmann::json out = {{"file", path}, {"complete", complete}, {"runs", nlohmann::json::array()}};
@@ -85,13 +85,13 @@ void report(const std::string& given, bool json) {
                 complete ? "" : " (the run that wrote it did not finish)");
   }
   for (const std::string& run : file.runs()) {
-    const io::Attributes attrs = file.run_attributes(run);
+    const Attributes attrs = file.run_attributes(run);
     nlohmann::json entry = {{"id", run}, {"varied", get(attrs, "varied")}};
     std::string line;
     try {
       for (const auto& [k, v] : file.summary(run)) {
         entry["summary"][k] = attr_json(v);
-        line += (line.empty() ? "" : ", ") + k + "=" + io::to_text(v);
+        line += (line.empty() ? "" : ", ") + k + "=" + to_text(v);
       }
     } catch (const IoError&) {
       line = "(no summary: run not finished)";

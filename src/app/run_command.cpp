@@ -6,13 +6,13 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "tracewarp/config/experiment.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/experiment/sweep.hpp"
-#include "tracewarp/io/config.hpp"
-#include "tracewarp/io/results.hpp"
 #include "tracewarp/model/registry.hpp"
+#include "tracewarp/results/file.hpp"
 
 namespace tracewarp::app {
 namespace {
@@ -50,26 +50,26 @@ class SweepCounter {
 };
 
 // One line per run in a sweep; a lone run gets a key-per-line summary, measurements included.
-void print_run(const io::RunSpec& run, const model::RunOutput& out, bool alone) {
+void print_run(const config::RunSpec& run, const model::RunOutput& out, bool alone) {
   if (alone) {
     std::printf("%s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), run.varied_text().c_str(), out.stats.wall_s,
                 out.stats.sync.c_str(), out.stats.ranks);
-    for (const auto& [k, v] : out.summary) std::printf("  %-28s %s\n", k.c_str(), io::to_text(v).c_str());
-    for (const auto& [k, v] : out.measured) std::printf("  %-28s %s (wall clock)\n", k.c_str(), io::to_text(v).c_str());
+    for (const auto& [k, v] : out.summary) std::printf("  %-28s %s\n", k.c_str(), to_text(v).c_str());
+    for (const auto& [k, v] : out.measured) std::printf("  %-28s %s (wall clock)\n", k.c_str(), to_text(v).c_str());
     return;
   }
   std::string metrics;
-  for (const auto& [k, v] : out.summary) metrics += (metrics.empty() ? "" : ", ") + k + "=" + io::to_text(v);
+  for (const auto& [k, v] : out.summary) metrics += (metrics.empty() ? "" : ", ") + k + "=" + to_text(v);
   std::printf("%s  %-40s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), run.varied_text().c_str(), metrics.c_str(),
               out.stats.wall_s, out.stats.sync.c_str(), out.stats.ranks);
 }
 
 void print_keys() {
   std::printf("| key | type | default | meaning |\n|---|---|---|---|\n");
-  for (const io::ConfigKey& k : experiment::config_schema()) {
+  for (const ConfigKey& k : experiment::config_schema()) {
     static constexpr const char* types[] = {"boolean", "integer", "number", "string"};
     std::printf("| `%s` | %s | `%s` | %s |\n", k.name.c_str(), types[static_cast<int>(k.type)],
-                io::to_string(k.default_value).c_str(), k.meaning.c_str());
+                tracewarp::to_string(k.default_value).c_str(), k.meaning.c_str());
   }
 }
 
@@ -82,7 +82,7 @@ std::string command_line(int argc, char** argv) {
 void run_experiment(const RunOptions& o, const std::string& cmdline) {
   const Communicator world = Communicator::world();
   if (o.config.empty()) throw UsageError("run needs a configuration file (or --keys)");
-  const io::Experiment experiment = io::load_experiment(o.config, o.sets, experiment::config_schema());
+  const config::Experiment experiment = config::load_experiment(o.config, o.sets, experiment::config_schema());
   const std::size_t runs = experiment.runs().size();
   experiment::SweepOptions sweep;
   sweep.ranks_per_run = o.ranks_per_run;
@@ -102,7 +102,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
                    "checkpoints\n",
                    kept, total, checkpointed);
   };
-  sweep.on_written = [counter, shown, &o, runs](const io::RunSpec& run, const model::RunOutput& out) {
+  sweep.on_written = [counter, shown, &o, runs](const config::RunSpec& run, const model::RunOutput& out) {
     counter->finished();
     if (shown) std::fputs("\r\033[K", stderr);  // clears a progress line before stdout is written
     if (!o.quiet) print_run(run, out, runs == 1);
@@ -112,7 +112,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
       std::fflush(stderr);
     }
   };
-  sweep.progress = [&o, counter, runs](const io::RunSpec& run) {
+  sweep.progress = [&o, counter, runs](const config::RunSpec& run) {
     return terminal_progress([id = run.id, counter, runs] { return runs > 1 ? id + " [" + counter->text() + "]" : id; },
                              o.quiet);
   };

@@ -27,21 +27,21 @@ std::string run_header(const SweepIdentity& identity, std::size_t index, std::si
 
 }  // namespace
 
-SweepIdentity SweepIdentity::of(const io::Experiment& experiment, const std::string& model,
+SweepIdentity SweepIdentity::of(const config::Experiment& experiment, const std::string& model,
                                 const std::string& tool_version, const std::string& git_revision) {
-  const std::vector<io::RunSpec> runs = experiment.runs();
+  const std::vector<config::RunSpec> runs = experiment.runs();
   SweepIdentity id{tool_version, git_revision, model, runs.size(), {}, {}};
-  for (const auto& [key, value] : experiment.base.values()) id.parameters[key] = io::to_string(value);
+  for (const auto& [key, value] : experiment.base.values()) id.parameters[key] = tracewarp::to_string(value);
   for (const auto& [key, values] : experiment.sweep) {
     std::string list;
-    for (const io::ConfigValue& v : values) list += (list.empty() ? "[" : ", ") + io::to_string(v);
+    for (const ConfigValue& v : values) list += (list.empty() ? "[" : ", ") + tracewarp::to_string(v);
     id.parameters[key] = list + "] (swept)";
   }
   std::uint64_t h = fnv1a("");
   const auto mix = [&h](const std::string& s) { h = fnv1a(s, h); };
-  for (const io::RunSpec& run : runs) {
+  for (const config::RunSpec& run : runs) {
     mix(run.id + "\n");
-    for (const auto& [key, value] : run.config.values()) mix(key + " = " + io::to_string(value) + "\n");
+    for (const auto& [key, value] : run.config.values()) mix(key + " = " + tracewarp::to_string(value) + "\n");
   }
   id.parameters_digest = hex(h);
   return id;
@@ -148,7 +148,7 @@ bool SweepJournal::has(std::size_t run_index) const {
   return fs::is_regular_file(run_file(run_index), ec);
 }
 
-void SweepJournal::record(const io::RunSpec& run, const std::string& output_bytes) const {
+void SweepJournal::record(const config::RunSpec& run, const std::string& output_bytes) const {
   write_atomically(run_file(run.index), run_header(identity_, run.index, output_bytes.size()) + output_bytes);
 }
 

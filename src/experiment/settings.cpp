@@ -1,7 +1,8 @@
 #include "tracewarp/experiment/settings.hpp"
+#include "tracewarp/workload/configured.hpp"
 
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/registry.hpp"
 
 namespace tracewarp::experiment {
@@ -22,10 +23,10 @@ std::uint64_t parse_mib(const std::int64_t& mib, const std::string& key) {
 }
 }  // namespace
 
-const io::ParamTable<EngineConfig>& engine_params() {
+const ParamTable<EngineConfig>& engine_params() {
   using P = EngineConfig;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("engine")
+  static const ParamTable<P> table =
+      ParamTable<P>("engine")
           .mapped("sync", &P::sync, "sequential, optimistic, conservative or rollback-check", show_sync, parse_sync)
           .integer("threads", &P::threads, "TBB threads per rank for event handlers", {.min = 1})
           .mapped("placement", &P::placement, "LP placement: block, round-robin or a partition file", show_placement,
@@ -46,8 +47,8 @@ const io::ParamTable<EngineConfig>& engine_params() {
   return table;
 }
 
-const io::ParamTable<RunLayout>& run_layout_params() {
-  static const io::ParamTable<RunLayout> table = io::ParamTable<RunLayout>("engine").integer(
+const ParamTable<RunLayout>& run_layout_params() {
+  static const ParamTable<RunLayout> table = ParamTable<RunLayout>("engine").integer(
       "ranks_per_run", &RunLayout::ranks_per_run,
       "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run");
   return table;
@@ -61,22 +62,22 @@ std::string model_names() {
 }
 }  // namespace
 
-const io::ConfigSchema& config_schema() {
-  static const io::ConfigSchema all = [] {
-    const io::ConfigSchema& core = io::core_config_keys();
+const ConfigSchema& config_schema() {
+  static const ConfigSchema all = [] {
+    const ConfigSchema& core = config::core_config_keys();
     // Documentation order: experiment, engine, then workload and output.
-    const std::size_t experiment_keys = io::experiment_params().schema().size();
-    io::ConfigSchema keys(core.begin(), core.begin() + static_cast<std::ptrdiff_t>(experiment_keys));
-    for (const io::ConfigSchema* part : {&engine_params().schema(), &run_layout_params().schema()})
+    const std::size_t experiment_keys = config::experiment_params().schema().size();
+    ConfigSchema keys(core.begin(), core.begin() + static_cast<std::ptrdiff_t>(experiment_keys));
+    for (const ConfigSchema* part : {&engine_params().schema(), &run_layout_params().schema()})
       keys.insert(keys.end(), part->begin(), part->end());
     keys.insert(keys.end(), core.begin() + static_cast<std::ptrdiff_t>(experiment_keys), core.end());
-    const std::string& model_key = io::experiment_params().key_of(&io::ExperimentSettings::model);
+    const std::string& model_key = config::experiment_params().key_of(&config::ExperimentSettings::model);
     std::string generators;
     for (const model::ModelInfo& m : model::models())
       for (const model::WorkloadGenerator& g : m.generators)
         generators += (generators.empty() ? "" : "; ") + g.name + " (" + g.description + ")";
-    const std::string& generator_key = io::workload_source_params().key_of(&io::WorkloadSource::generator);
-    for (io::ConfigKey& k : keys) {
+    const std::string& generator_key = workload::source_params().key_of(&workload::Source::generator);
+    for (ConfigKey& k : keys) {
       if (k.name == model_key) k.meaning += ": " + model_names();
       if (k.name == generator_key) k.meaning += ": " + generators;
     }

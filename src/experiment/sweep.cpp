@@ -20,11 +20,12 @@
 #include <sstream>
 
 #include "run_dealer.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/files.hpp"
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
-#include "tracewarp/io/settings.hpp"
+#include "tracewarp/results/file.hpp"
 
 // Boost.Serialization for the value types a run's output is made of.
 namespace boost::serialization {
@@ -42,13 +43,13 @@ void serialize(Archive& ar, tracewarp::RunStats& s, unsigned) {
 
 // std::variant<int64, double, string>: its index, then the value.
 template <class Archive>
-void save(Archive& ar, const tracewarp::io::AttrValue& v, unsigned) {
+void save(Archive& ar, const tracewarp::AttrValue& v, unsigned) {
   const int index = static_cast<int>(v.index());
   ar << index;
   std::visit([&](const auto& x) { ar << x; }, v);
 }
 template <class Archive>
-void load(Archive& ar, tracewarp::io::AttrValue& v, unsigned) {
+void load(Archive& ar, tracewarp::AttrValue& v, unsigned) {
   int index = 0;
   ar >> index;
   if (index == 0) {
@@ -66,7 +67,7 @@ void load(Archive& ar, tracewarp::io::AttrValue& v, unsigned) {
   }
 }
 template <class Archive>
-void serialize(Archive& ar, tracewarp::io::AttrValue& v, unsigned version) {
+void serialize(Archive& ar, tracewarp::AttrValue& v, unsigned version) {
   split_free(ar, v, version);
 }
 
@@ -79,7 +80,7 @@ namespace {
 struct WireOutput {
   std::size_t index = 0;  // of the run in the sweep
   RunStats stats;
-  io::Attributes summary, run_attributes, measured;
+  Attributes summary, run_attributes, measured;
   std::vector<std::pair<std::string, std::string>> tables;  // name, row bytes
 
   template <class Archive>
@@ -99,8 +100,8 @@ model::RunOutput from_wire(WireOutput&& w, const model::ModelInfo& model) {
   model::RunOutput out{
       std::move(w.stats), std::move(w.summary), std::move(w.run_attributes), std::move(w.measured), {}};
   for (const auto& [name, bytes] : w.tables) {
-    const io::TableSchema* schema = nullptr;
-    for (const io::TableSchema* s : model.tables)
+    const TableSchema* schema = nullptr;
+    for (const TableSchema* s : model.tables)
       if (s->name == name) schema = s;
     if (schema == nullptr) throw InvariantError("run output names an unknown table '" + name + "'");
     const auto* b = reinterpret_cast<const std::byte*>(bytes.data());
@@ -109,9 +110,9 @@ model::RunOutput from_wire(WireOutput&& w, const model::ModelInfo& model) {
   return out;
 }
 
-void write_run(io::ResultsWriter& writer, const io::RunSpec& run, const model::RunOutput& out) {
-  io::Attributes a = out.run_attributes;
-  for (const auto& [k, v] : run.config.values()) a[k] = io::to_attr(v);
+void write_run(results::Writer& writer, const config::RunSpec& run, const model::RunOutput& out) {
+  Attributes a = out.run_attributes;
+  for (const auto& [k, v] : run.config.values()) a[k] = to_attr(v);
   a["varied"] = run.varied_text();
   a["run_index"] = static_cast<std::int64_t>(run.index);
   writer.add_run(run.id, a);
@@ -195,7 +196,7 @@ SweepStart open_journal(const SweepJournal& journal, bool resume, bool force, co
   const bool journal_empty = journal.recorded_count() == 0 && journal.checkpointed_runs() == 0;
   if (std::filesystem::exists(output, ec) && journal_empty) {
     if (resume) {
-      if (!io::ResultsReader(output).complete())
+      if (!results::Reader(output).complete())
         return {
             "'" + output + "' exists but is not a complete tracewarp results file: nothing to resume", 2, false, {}};
       return {{}, 0, true, {}};
@@ -249,7 +250,7 @@ struct CheckFailure {
 // Every rank checks its share of the runs (run i on rank i mod size: checking reads traces and
 // makes generated workloads, seconds for a large sweep); world rank 0 gets the first failure.
 CheckFailure check_runs(const boost::mpi::communicator& world, const model::ModelInfo& model,
-                        const std::vector<io::RunSpec>& runs) {
+                        const std::vector<config::RunSpec>& runs) {
   CheckFailure mine;
   for (std::size_t i = static_cast<std::size_t>(world.rank()); model.check && i < runs.size();
        i += static_cast<std::size_t>(world.size())) {
@@ -280,9 +281,9 @@ SweepStart decide_start(const CheckFailure& checked, const SweepJournal& journal
   }
 }
 
-io::Attributes file_attributes(const SweepOptions& o, const io::Experiment& experiment, const std::string& model,
-                               std::size_t runs, int world_size, int ranks_per_run) {
-  io::Attributes top = o.file_attributes;
+Attributes file_attributes(const SweepOptions& o, const config::Experiment& experiment, const std::string& model,
+                           std::size_t runs, int world_size, int ranks_per_run) {
+  Attributes top = o.file_attributes;
   top["config"] = experiment.text;
   top["config_file"] = experiment.source;
   std::string overrides;
@@ -295,9 +296,9 @@ io::Attributes file_attributes(const SweepOptions& o, const io::Experiment& expe
   return top;
 }
 
-std::string text_attribute(const io::Attributes& a, const char* key) {
+std::string text_attribute(const Attributes& a, const char* key) {
   const auto it = a.find(key);
-  return it == a.end() ? std::string("unknown") : io::to_text(it->second);
+  return it == a.end() ? std::string("unknown") : to_text(it->second);
 }
 
 }  // namespace
@@ -310,8 +311,8 @@ struct Sweep {
   const Communicator& comm;  // this rank's group
   GroupLayout layout;
   const model::ModelInfo& model;
-  const io::Experiment& experiment;
-  const std::vector<io::RunSpec>& runs;
+  const config::Experiment& experiment;
+  const std::vector<config::RunSpec>& runs;
   const SweepJournal& journal;
   const SweepOptions& o;
   std::string output;
@@ -327,8 +328,8 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
 
   // World rank 0 writes each run as it arrives (its own, or received from another group's leader)
   // to the journal (unless that leader could) and to the HDF5 file, flushed.
-  std::unique_ptr<io::ResultsWriter> writer;
-  const auto write = [&](const io::RunSpec& run, const model::RunOutput& out, bool journaled) {
+  std::unique_ptr<results::Writer> writer;
+  const auto write = [&](const config::RunSpec& run, const model::RunOutput& out, bool journaled) {
     // The journal's record (what a resumed sweep keeps) and the HDF5 tables are written at the
     // same time: they only read the same output. Both are done when this returns.
     std::future<void> recorded;
@@ -346,16 +347,16 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
       WireOutput w;
       control.recv(boost::mpi::any_source, kOutputTag, w);
       --unwritten;
-      const io::RunSpec& run = runs.at(w.index);
+      const config::RunSpec& run = runs.at(w.index);
       const bool journaled = journal.has(run.index);
       write(run, from_wire(std::move(w), model), journaled);
     }
   };
   std::vector<std::size_t> to_run;  // every run not kept, dealt to groups as they become free
-  for (const io::RunSpec& run : runs)
+  for (const config::RunSpec& run : runs)
     if (!kept[run.index]) to_run.push_back(run.index);
   if (world.rank() == 0) {
-    writer = std::make_unique<io::ResultsWriter>(
+    writer = std::make_unique<results::Writer>(
         output, file_attributes(o, experiment, model.name, runs.size(), world.size(), layout.ranks_per_run));
     const std::size_t checkpointed = o.resume ? journal.checkpointed_runs() : 0;
     if (o.on_resumed && (!start.kept.empty() || checkpointed > 0))
@@ -376,7 +377,7 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
     std::size_t taken = comm.rank() == 0 ? dealer.take() : 0;
     boost::mpi::broadcast(group, taken, 0);
     if (taken == to_run.size()) break;
-    const io::RunSpec& run = runs[to_run[taken]];
+    const config::RunSpec& run = runs[to_run[taken]];
     EngineConfig engine = engine_params().read(run.config);
     engine.checkpoint_dir = journal.checkpoint_directory(run.index);
     engine.identity = journal.checkpoint_identity(run.index);
@@ -415,15 +416,15 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
 
 }  // namespace
 
-std::string run_sweep(const Communicator& world, const io::Experiment& experiment, const SweepOptions& o) {
-  const model::ModelInfo& model = model::find_model(io::experiment_params().read(experiment.base).model);
-  const std::vector<io::RunSpec> runs = experiment.runs();
-  for (const io::RunSpec& run : runs) engine_params().read(run.config);  // every run valid before any runs
+std::string run_sweep(const Communicator& world, const config::Experiment& experiment, const SweepOptions& o) {
+  const model::ModelInfo& model = model::find_model(config::experiment_params().read(experiment.base).model);
+  const std::vector<config::RunSpec> runs = experiment.runs();
+  for (const config::RunSpec& run : runs) engine_params().read(run.config);  // every run valid before any runs
   const std::uint32_t configured = run_layout_params().read(experiment.base).ranks_per_run;
   const GroupLayout layout =
       group_layout(world.size(), world.rank(), o.ranks_per_run > 0 ? o.ranks_per_run : static_cast<int>(configured));
   const Communicator comm = world.split(layout.group, world.rank());
-  const std::string output = o.output.empty() ? io::output_params().read(experiment.base).file : o.output;
+  const std::string output = o.output.empty() ? config::output_params().read(experiment.base).file : o.output;
   const boost::mpi::communicator control = world.as_boost();
   const SweepJournal journal(
       output, SweepIdentity::of(experiment, model.name, text_attribute(o.file_attributes, "tool_version"),

@@ -1,10 +1,11 @@
 #include "tracewarp/model/registry.hpp"
+#include "tracewarp/workload/configured.hpp"
 
 #include <cstdio>
 #include <set>
 
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/named.hpp"
-#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/model/las/las_model.hpp"
 #include "tracewarp/model/mapreduce/mapreduce_model.hpp"
@@ -21,9 +22,9 @@ const std::vector<ModelInfo>& models() {
   return all;
 }
 
-workload::Workload configured_workload(const io::Config& c) {
-  const io::WorkloadSource source = io::workload_source_params().read(c);
-  if (source.generator.empty()) return io::load_configured_workload(c);
+workload::Workload configured_workload(const Config& c) {
+  const workload::Source source = workload::source_params().read(c);
+  if (source.generator.empty()) return workload::load_configured(c);
   std::string known;
   for (const ModelInfo& m : models())
     for (const WorkloadGenerator& g : m.generators) {
@@ -45,15 +46,15 @@ void tell_workload_notes(const workload::Workload& w) {
     if (told.insert(note).second) std::fprintf(stderr, "tracewarp: note: %s\n", note.c_str());
 }
 
-io::Attributes workload_attributes(const workload::Workload& w) {
+Attributes workload_attributes(const workload::Workload& w) {
   std::string transforms, notes;
   for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : "; ") + t;
   for (const std::string& n : w.notes) notes += (notes.empty() ? "" : "; ") + n;
-  io::Attributes a = {{"workload.source", w.source},
-                      {"workload.transforms", transforms},
-                      {"workload.records", static_cast<std::int64_t>(w.tally.records)},
-                      {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
-                      {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
+  Attributes a = {{"workload.source", w.source},
+                  {"workload.transforms", transforms},
+                  {"workload.records", static_cast<std::int64_t>(w.tally.records)},
+                  {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
+                  {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
   if (!notes.empty()) a["workload.notes"] = notes;
   return a;
 }

@@ -12,8 +12,8 @@
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/experiment/sweep.hpp"
-#include "tracewarp/io/results.hpp"
 #include "tracewarp/model/phold/phold.hpp"
+#include "tracewarp/results/file.hpp"
 
 using namespace tracewarp;
 using namespace tracewarp::experiment;
@@ -61,12 +61,13 @@ TEST_CASE("sweep: a run's output survives serialisation whole", "[unit][sweep]")
 TEST_CASE("sweep: every run of an experiment lands in the file, in run order", "[unit][sweep]") {
   const std::string path = "/tmp/tracewarp-test-sweep.h5";
   std::remove(path.c_str());
-  const io::Experiment e = io::parse_experiment("[phold]\nlps = 8\nend = 5.0\n[sweep]\n\"phold.remote\" = [0.0, 1.0]\n",
-                                                "sweep.toml", {"experiment.replications=2"}, config_schema());
+  const config::Experiment e =
+      config::parse_experiment("[phold]\nlps = 8\nend = 5.0\n[sweep]\n\"phold.remote\" = [0.0, 1.0]\n", "sweep.toml",
+                               {"experiment.replications=2"}, config_schema());
   SweepOptions o;
   o.output = path;
   std::vector<std::string> written;
-  o.on_written = [&](const io::RunSpec& run, const model::RunOutput& out) {
+  o.on_written = [&](const config::RunSpec& run, const model::RunOutput& out) {
     written.push_back(run.id);
     CHECK(std::get<std::int64_t>(out.summary.at("committed")) > 0);
   };
@@ -81,11 +82,11 @@ TEST_CASE("sweep: every run of an experiment lands in the file, in run order", "
 
 namespace {
 
-io::Experiment four_phold_runs(const std::vector<std::string>& extra = {}) {
+config::Experiment four_phold_runs(const std::vector<std::string>& extra = {}) {
   std::vector<std::string> overrides = {"experiment.replications=2"};
   overrides.insert(overrides.end(), extra.begin(), extra.end());
-  return io::parse_experiment("[phold]\nlps = 8\nend = 5.0\n[sweep]\n\"phold.remote\" = [0.0, 1.0]\n", "sweep.toml",
-                              overrides, config_schema());
+  return config::parse_experiment("[phold]\nlps = 8\nend = 5.0\n[sweep]\n\"phold.remote\" = [0.0, 1.0]\n", "sweep.toml",
+                                  overrides, config_schema());
 }
 
 SweepOptions options_for(const std::string& path) {
@@ -96,7 +97,7 @@ SweepOptions options_for(const std::string& path) {
 }
 
 std::map<std::string, std::uint64_t> table_digests(const std::string& path) {
-  const io::ResultsReader file(path);
+  const results::Reader file(path);
   std::map<std::string, std::uint64_t> digests;
   for (const std::string& run : file.runs())
     for (const std::string& table : file.tables(run))
@@ -128,8 +129,8 @@ TEST_CASE("sweep journal: a record is whole or absent, and a damaged or foreign 
           "[unit][sweep]") {
   const std::string out = "/tmp/tracewarp-test-journal.h5";
   Cleanup cleanup{{SweepJournal::directory_of(out)}};
-  const io::Experiment e = four_phold_runs();
-  const std::vector<io::RunSpec> runs = e.runs();
+  const config::Experiment e = four_phold_runs();
+  const std::vector<config::RunSpec> runs = e.runs();
   const SweepJournal journal(out, SweepIdentity::of(e, "phold", "1.0", "abc"));
   journal.start();
   journal.record(runs[0], "output zero");
@@ -154,12 +155,12 @@ TEST_CASE("sweep resume: runs finished before an interruption are kept, the rest
 
   SweepOptions interrupted = options_for(cut);
   int written = 0;
-  interrupted.on_written = [&](const io::RunSpec&, const model::RunOutput&) {
+  interrupted.on_written = [&](const config::RunSpec&, const model::RunOutput&) {
     if (++written == 2) throw RunError("killed");  // as if the job died after two runs
   };
   CHECK_THROWS_WITH(run_sweep(Communicator::self(), four_phold_runs(), interrupted), "killed");
   CHECK_FALSE(std::filesystem::exists(cut));
-  CHECK_FALSE(io::ResultsReader(cut + ".partial").complete());
+  CHECK_FALSE(results::Reader(cut + ".partial").complete());
 
   SECTION("without --resume the journal is not overwritten") {
     CHECK_THROWS_WITH(run_sweep(Communicator::self(), four_phold_runs(), options_for(cut)),
@@ -178,11 +179,11 @@ TEST_CASE("sweep resume: runs finished before an interruption are kept, the rest
     std::size_t kept = 0;
     std::vector<std::string> order;
     resume.on_resumed = [&](std::size_t k, std::size_t, std::size_t) { kept = k; };
-    resume.on_written = [&](const io::RunSpec& run, const model::RunOutput&) { order.push_back(run.id); };
+    resume.on_written = [&](const config::RunSpec& run, const model::RunOutput&) { order.push_back(run.id); };
     run_sweep(Communicator::self(), four_phold_runs(), resume);
     CHECK(kept == 2);
     CHECK(order == std::vector<std::string>{"run-0000", "run-0001", "run-0002", "run-0003"});
-    CHECK(io::ResultsReader(cut).complete());
+    CHECK(results::Reader(cut).complete());
     CHECK(table_digests(cut) == table_digests(whole));
     CHECK_FALSE(std::filesystem::exists(SweepJournal::directory_of(cut)));
   }

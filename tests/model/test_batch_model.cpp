@@ -133,7 +133,7 @@ TEST_CASE("batch model: every policy passes the rollback check; oversized jobs a
   const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
   REQUIRE(r.jobs[3].status == static_cast<std::int16_t>(JobStatus::rejected));
   REQUIRE(r.jobs[3].start_s == -1);
-  REQUIRE(batch_summary(r, p).at("rejected") == io::AttrValue{std::int64_t{1}});
+  REQUIRE(batch_summary(r, p).at("rejected") == AttrValue{std::int64_t{1}});
 }
 
 namespace {
@@ -197,9 +197,9 @@ TEST_CASE("batch model: interval scheduling in two resource groups, by hand", "[
   BatchParams p;
   p.nodes = 8;
   p.groups = two_groups();
-  const io::Attributes summary = batch_summary(r, p);
+  const Attributes summary = batch_summary(r, p);
   REQUIRE(summary.count("utilisation_small") == 1);
-  REQUIRE(summary.at("rejected") == io::AttrValue{std::int64_t{1}});
+  REQUIRE(summary.at("rejected") == AttrValue{std::int64_t{1}});
 }
 
 TEST_CASE("batch model: interval scheduling and resource groups pass the rollback check",

@@ -68,8 +68,8 @@ TEST_CASE("las model: the study's example, Kairos — r0 and r1 are preempted", 
   REQUIRE(r.tasks[1].end_s == 1060);
   REQUIRE(r.tasks[3].end_s == 150);
   REQUIRE(r.preemptions == 2);
-  const io::Attributes s = las_summary(r);
-  REQUIRE(s.at("preemptions") == io::AttrValue{std::int64_t{2}});
+  const Attributes s = las_summary(r);
+  REQUIRE(s.at("preemptions") == AttrValue{std::int64_t{2}});
 }
 
 TEST_CASE("las model: both schedulers pass the rollback check", "[unit][model][las][rollback-check]") {

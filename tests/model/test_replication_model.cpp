@@ -110,8 +110,8 @@ TEST_CASE("replication model: every LP type passes the rollback check", "[unit][
 }
 
 TEST_CASE("replication parameters: declared once, bounds and names checked with the key", "[unit][replication]") {
-  const io::ParamTable<ReplicationParams>& table = replication_param_table();
-  io::Config c(table.schema());
+  const ParamTable<ReplicationParams>& table = replication_param_table();
+  Config c(table.schema());
   const ReplicationParams defaults = table.read(c);
   CHECK(defaults.hosts == 1600);
   CHECK(defaults.reschedule_period == from_seconds(std::int64_t{100}));

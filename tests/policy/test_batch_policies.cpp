@@ -181,7 +181,7 @@ TEST_CASE("policy registry: every policy by name, WRSA's alpha and beta reach th
   s.wrsa_alpha = 2.0;
   REQUIRE(find_batch_policy("wrsa-or").make(s) == AnyBatchPolicy(WrsaOneReservedPolicy({2.0, 0.3})));
   REQUIRE_FALSE(find_batch_policy("wrsa-or").make(s) == AnyBatchPolicy(WrsaOneReservedPolicy{}));
-  io::Config c(policy_params().schema());
+  Config c(policy_params().schema());
   c.set("batch.wrsa_beta", 1.5, "test");
   REQUIRE_THROWS_WITH(policy_params().read(c), "batch.wrsa_beta must be in [0, 1], got 1.5");
 }

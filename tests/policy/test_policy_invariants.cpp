@@ -12,10 +12,10 @@
 #include "../support/random_jobs.hpp"
 #include "replay.hpp"
 #include "tracewarp/core/random.hpp"
-#include "tracewarp/io/trace.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/interval.hpp"
 #include "tracewarp/policy/batch/wrsa.hpp"
+#include "tracewarp/traces/trace.hpp"
 
 using namespace tracewarp;
 using namespace tracewarp::testing;
@@ -103,7 +103,7 @@ TEST_CASE("batch policies: invariants on KTH-SP2 (full) and RICC (first 50,000 j
     WARN("SKIPPED: traces not found under " + traces + "; set TRACEWARP_DATA");
     return;
   }
-  const workload::Workload kth = io::load_workload(traces + "KTH-SP2-1996-2.1-cln.swf.gz", {});
+  const workload::Workload kth = traces::load_workload(traces + "KTH-SP2-1996-2.1-cln.swf.gz", {});
   check_policy_invariants(kth.jobs, 100, 0);
   {  // WRSA-OR with every user's WRSA equal is EASY, start for start
     batch::EasyBackfillPolicy easy;
@@ -112,7 +112,7 @@ TEST_CASE("batch policies: invariants on KTH-SP2 (full) and RICC (first 50,000 j
     REQUIRE(a.start_order == b.start_order);
     for (const auto& [id, rec] : a.jobs) REQUIRE(b.jobs.at(id).start == rec.start);
   }
-  workload::Workload ricc = io::load_workload(traces + "RICC-2010-2.swf.gz", {});
+  workload::Workload ricc = traces::load_workload(traces + "RICC-2010-2.swf.gz", {});
   ricc.jobs.resize(50000);
   check_policy_invariants(ricc.jobs, 1024, 100);
 }

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "tracewarp/io/config.hpp"
+#include "tracewarp/config/experiment.hpp"
 
 namespace tracewarp::experiment {
 
@@ -37,8 +37,8 @@ struct SweepIdentity {
   std::map<std::string, std::string> parameters;  // "section.key" -> value (base, and sweep lists)
   std::string parameters_digest;                  // FNV-1a over every run's id and "key = value" lines
 
-  static SweepIdentity of(const io::Experiment& experiment, const std::string& model, const std::string& tool_version,
-                          const std::string& git_revision);
+  static SweepIdentity of(const config::Experiment& experiment, const std::string& model,
+                          const std::string& tool_version, const std::string& git_revision);
   std::string text() const;
   static SweepIdentity parse(const std::string& text);
   // Empty when equal, else which field differs and how ("model: was batch, now las").
@@ -64,7 +64,7 @@ class SweepJournal {
 
   bool has(std::size_t run_index) const;
   // Records a finished run (atomically: a kill leaves either no file or the whole file).
-  void record(const io::RunSpec& run, const std::string& output_bytes) const;
+  void record(const config::RunSpec& run, const std::string& output_bytes) const;
   // The recorded output of a run (InputError if missing, damaged or another sweep's).
   std::string load(std::size_t run_index) const;
   // Where the engine keeps the checkpoints of a run in progress, and what it checks they are.

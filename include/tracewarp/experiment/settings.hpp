@@ -4,21 +4,21 @@
 
 #include <cstdint>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/params.hpp"
 
 namespace tracewarp::experiment {
 
 // engine.*: the engine's own settings (EngineConfig), as `run` and `bench` both read them.
-const io::ParamTable<EngineConfig>& engine_params();
+const ParamTable<EngineConfig>& engine_params();
 
 // engine.ranks_per_run: how a sweep is spread, not how one run executes.
 struct RunLayout {
   std::uint32_t ranks_per_run = 0;
 };
-const io::ParamTable<RunLayout>& run_layout_params();
+const ParamTable<RunLayout>& run_layout_params();
 
 // Every configuration key: experiment, engine, workload and output, then each model's sections.
-const io::ConfigSchema& config_schema();
+const ConfigSchema& config_schema();
 
 }  // namespace tracewarp::experiment

@@ -7,8 +7,8 @@
 #include <functional>
 #include <string>
 
+#include "tracewarp/config/experiment.hpp"
 #include "tracewarp/engine/communicator.hpp"
-#include "tracewarp/io/config.hpp"
 #include "tracewarp/model/registry.hpp"
 
 namespace tracewarp::experiment {
@@ -24,9 +24,9 @@ struct GroupLayout {
 GroupLayout group_layout(int world_size, int world_rank, int ranks_per_run);
 
 struct SweepOptions {
-  int ranks_per_run = 0;           // 0: engine.ranks_per_run, else all ranks
-  std::string output;              // results file; empty: output.file
-  io::Attributes file_attributes;  // written at the top of the file (tool_version, git_revision, ...)
+  int ranks_per_run = 0;       // 0: engine.ranks_per_run, else all ranks
+  std::string output;          // results file; empty: output.file
+  Attributes file_attributes;  // written at the top of the file (tool_version, git_revision, ...)
   // Keep the finished runs of an interrupted sweep (its journal, experiment/journal.hpp) and run
   // the rest; without it, an existing journal is refused rather than overwritten.
   bool resume = false;
@@ -34,18 +34,18 @@ struct SweepOptions {
   // until the new one is complete.
   bool force = false;
   // On world rank 0, as each run is written (kept runs first, then in order of completion).
-  std::function<void(const io::RunSpec&, const model::RunOutput&)> on_written;
+  std::function<void(const config::RunSpec&, const model::RunOutput&)> on_written;
   // On world rank 0, before the kept runs are written: how many of how many, and how many runs
   // continue from a checkpoint (engine.checkpoint_every_s).
   std::function<void(std::size_t kept, std::size_t checkpointed, std::size_t total)> on_resumed;
   // A progress display for one of world rank 0's runs, or none.
-  std::function<std::function<void(const Progress&)>(const io::RunSpec&)> progress;
+  std::function<std::function<void(const Progress&)>(const config::RunSpec&)> progress;
 };
 
 // Runs every run of `experiment` on `world`; returns the results file's name. Every finished run
 // is recorded durably (experiment/journal.hpp) and written to "<output>.partial" as it arrives;
 // the file gets its final name when the last run is in.
-std::string run_sweep(const Communicator& world, const io::Experiment& experiment, const SweepOptions& options);
+std::string run_sweep(const Communicator& world, const config::Experiment& experiment, const SweepOptions& options);
 
 // A run's output as bytes and back (what travels from a group's leader to world rank 0).
 std::string serialise(const model::RunOutput& out);

@@ -12,23 +12,23 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/config/experiment.hpp"
 #include "tracewarp/core/stats.hpp"
+#include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/config.hpp"
-#include "tracewarp/io/results.hpp"
 #include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::model {
 
 struct Table {
-  const io::TableSchema* schema;
+  const TableSchema* schema;
   std::vector<std::byte> rows;  // schema->row_size bytes per row
 };
 
 // The rows of a plain struct as a table of `schema`.
 template <class Row>
-Table table_of(const io::TableSchema& schema, const std::vector<Row>& rows) {
+Table table_of(const TableSchema& schema, const std::vector<Row>& rows) {
   Table t{&schema, std::vector<std::byte>(rows.size() * sizeof(Row))};
   if (!rows.empty()) std::memcpy(t.rows.data(), rows.data(), t.rows.size());
   return t;
@@ -36,10 +36,10 @@ Table table_of(const io::TableSchema& schema, const std::vector<Row>& rows) {
 
 struct RunOutput {
   RunStats stats;
-  io::Attributes summary;         // headline metrics (deterministic: no wall-clock values)
-  io::Attributes run_attributes;  // e.g. workload transforms and reader tallies
-  io::Attributes measured;        // wall-clock measurements of the model (printed, not deterministic)
-  std::vector<Table> tables;      // only on rank 0 of the communicator
+  Attributes summary;         // headline metrics (deterministic: no wall-clock values)
+  Attributes run_attributes;  // e.g. workload transforms and reader tallies
+  Attributes measured;        // wall-clock measurements of the model (printed, not deterministic)
+  std::vector<Table> tables;  // only on rank 0 of the communicator
 };
 
 // A workload a model can make instead of reading a trace (`workload.generator = name`). The
@@ -47,20 +47,20 @@ struct RunOutput {
 struct WorkloadGenerator {
   std::string name;
   std::string description;
-  std::function<workload::Workload(const io::Config&)> make;
+  std::function<workload::Workload(const Config&)> make;
 };
 
 struct ModelInfo {
   std::string name;
   std::string description;
-  std::function<RunOutput(const Communicator&, const io::Config&, const EngineConfig&)> run;
-  std::vector<const io::TableSchema*> tables;  // for the documentation
-  io::ConfigSchema keys;                       // the model's own sections
+  std::function<RunOutput(const Communicator&, const Config&, const EngineConfig&)> run;
+  std::vector<const TableSchema*> tables;  // for the documentation
+  ConfigSchema keys;                       // the model's own sections
   std::vector<WorkloadGenerator> generators;
   // Reads and checks one run's parameters and inputs as `run` would, without running it (the
   // workload is read and kept for the run: see configured_workload). Called for every run of an
   // experiment before any file is made, so a bad value or trace stops it before it starts.
-  std::function<void(const io::Config&)> check;
+  std::function<void(const Config&)> check;
 };
 
 const std::vector<ModelInfo>& models();
@@ -70,19 +70,19 @@ const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 // workload without jobs is refused (InputError naming what was read and dropped). The last
 // trace read stays in memory, so that the runs of a sweep, and a run after its check, read it
 // once.
-workload::Workload configured_workload(const io::Config& config);
+workload::Workload configured_workload(const Config& config);
 
 // A workload's provenance as run attributes: source, transforms, records read, dropped, repaired,
 // and the readers' notes (workload.notes) when there are any.
-io::Attributes workload_attributes(const workload::Workload& w);
+Attributes workload_attributes(const workload::Workload& w);
 // The readers' notes (a machine size chosen for an ambiguous header) on stderr, each once per
 // process; models call it on their run's first rank.
 void tell_workload_notes(const workload::Workload& w);
 
 // The keys of several parameter tables, in order (a model's `keys`).
 template <class... Tables>
-io::ConfigSchema keys_of(const Tables&... tables) {
-  io::ConfigSchema all;
+ConfigSchema keys_of(const Tables&... tables) {
+  ConfigSchema all;
   (all.insert(all.end(), tables.schema().begin(), tables.schema().end()), ...);
   return all;
 }

@@ -2,10 +2,11 @@
 // generator, its tables and summary.
 #include <optional>
 
-#include "tracewarp/io/settings.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/model/registry.hpp"
 #include "tracewarp/workload/kcomputer_mix.hpp"
+#include "tracewarp/workload/transforms.hpp"
 
 namespace tracewarp::batch {
 namespace {
@@ -15,9 +16,9 @@ struct MachineChoice {
   std::string machine;
   std::string allocation;
 };
-const io::ParamTable<MachineChoice>& machine_params() {
-  static const io::ParamTable<MachineChoice> table =
-      io::ParamTable<MachineChoice>("batch")
+const ParamTable<MachineChoice>& machine_params() {
+  static const ParamTable<MachineChoice> table =
+      ParamTable<MachineChoice>("batch")
           .text("machine", &MachineChoice::machine,
                 "preset machine: kcomputer, kcomputer-768 or ricc (model/batch/machines.hpp); empty = none")
           .text("allocation", &MachineChoice::allocation,
@@ -27,10 +28,10 @@ const io::ParamTable<MachineChoice>& machine_params() {
 }
 
 // The K computer mix's keys (workload/kcomputer_mix.hpp has the assumptions).
-const io::ParamTable<workload::KComputerMix>& kmix_params() {
+const ParamTable<workload::KComputerMix>& kmix_params() {
   using P = workload::KComputerMix;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("kmix")
+  static const ParamTable<P> table =
+      ParamTable<P>("kmix")
           .number("days", &P::days, "K computer mix: days of submissions", {.min = 1e-9})
           .number("full_share", &P::full_share, "K computer mix: share of jobs that run until their walltime",
                   {.min = 0, .max = 1})
@@ -49,9 +50,9 @@ struct KmixGroups {
   double load_small = workload::GroupMix{}.load;
   double load_large = workload::GroupMix{}.load;
 };
-const io::ParamTable<KmixGroups>& kmix_group_params() {
-  static const io::ParamTable<KmixGroups> table =
-      io::ParamTable<KmixGroups>("kmix")
+const ParamTable<KmixGroups>& kmix_group_params() {
+  static const ParamTable<KmixGroups> table =
+      ParamTable<KmixGroups>("kmix")
           .choice("groups", &KmixGroups::groups, {"auto", "both", "large"},
                   "K computer mix: the resource groups (auto = the machine preset's choice; both without one)")
           .number("load_large", &KmixGroups::load_large, "K computer mix: offered load on the large group", {.min = 0})
@@ -59,7 +60,7 @@ const io::ParamTable<KmixGroups>& kmix_group_params() {
   return table;
 }
 
-std::optional<MachinePreset> configured_machine(const io::Config& c) {
+std::optional<MachinePreset> configured_machine(const Config& c) {
   const std::string name = machine_params().read(c).machine;
   if (name.empty()) return std::nullopt;
   return machine_preset(name);
@@ -67,14 +68,14 @@ std::optional<MachinePreset> configured_machine(const io::Config& c) {
 
 // The K computer mix the kmix.* keys describe, transformed by workload.* (and scaled to the
 // preset machine's node count when the preset asks for it).
-workload::Workload generate_kcomputer(const io::Config& c) {
+workload::Workload generate_kcomputer(const Config& c) {
   const std::optional<MachinePreset> machine = configured_machine(c);
   const KmixGroups g = kmix_group_params().read(c);
   const bool small = g.groups == "both" || (g.groups == "auto" && (!machine || machine->mix_has_small_group));
   workload::KComputerMix mix = kmix_params().read(c);
-  mix.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
+  mix.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
   mix.groups = workload::kcomputer_groups(small, g.load_small, g.load_large);
-  io::WorkloadTransforms t = io::workload_transform_params().read(c);
+  workload::Transforms t = workload::transform_params().read(c);
   // A scaled machine (kcomputer-768) gets the large-group mix scaled by the generator, so the
   // offered load is the load on the machine the jobs run on.
   if (machine && machine->scale_jobs_from > 0 && t.scale_nodes_to == 0) {
@@ -86,12 +87,12 @@ workload::Workload generate_kcomputer(const io::Config& c) {
     }
   }
   workload::Workload w = workload::generate_kcomputer_mix(mix);
-  io::apply_transforms(w, t);
+  workload::apply_transforms(w, t);
   return w;
 }
 
 // BatchParams from the batch.* keys, the machine preset and the workload's header.
-BatchParams configured_params(const io::Config& c, const workload::Workload& w) {
+BatchParams configured_params(const Config& c, const workload::Workload& w) {
   const std::optional<MachinePreset> machine = configured_machine(c);
   BatchParams p = param_table().read(c);
   p.policy_settings = policy_params().read(c);
@@ -107,11 +108,11 @@ BatchParams configured_params(const io::Config& c, const workload::Workload& w) 
   if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
   const std::string allocation = machine_params().read(c).allocation;
   p.allocation = !allocation.empty() ? parse_allocation(allocation) : machine ? machine->allocation : Allocation::any;
-  p.sample_interval = io::output_params().read(c).series_interval;
+  p.sample_interval = config::output_params().read(c).series_interval;
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
   const workload::Workload w = model::configured_workload(c);
   if (comm.rank() == 0) model::tell_workload_notes(w);
   const BatchParams p = configured_params(c, w);
@@ -140,10 +141,10 @@ model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, 
 
 }  // namespace
 
-const io::ParamTable<BatchParams>& param_table() {
+const ParamTable<BatchParams>& param_table() {
   using P = BatchParams;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("batch")
+  static const ParamTable<P> table =
+      ParamTable<P>("batch")
           .integer("nodes", &P::nodes,
                    "machine nodes (0 = the preset's, else MaxNodes of the trace); with a preset's node count its "
                    "resource groups apply",
@@ -169,7 +170,7 @@ const model::ModelInfo& batch_model() {
       {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
       model::keys_of(machine_params(), param_table(), policy_params(), kmix_params(), kmix_group_params()),
       {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}},
-      [](const io::Config& c) {
+      [](const Config& c) {
         const workload::Workload w = model::configured_workload(c);
         validate(w, configured_params(c, w));
       }};

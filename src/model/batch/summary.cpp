@@ -7,7 +7,7 @@
 
 namespace tracewarp::batch {
 
-io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
+Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
   const std::vector<ResourceGroup> groups = resolve_groups(params.nodes, params.groups);
   std::uint64_t completed = 0, killed = 0, rejected = 0;
   double first_submit = 0, last_end = 0, wait = 0, node_wait = 0, ran_nodes = 0, slowdown = 0, delay = 0;
@@ -54,24 +54,24 @@ io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
   const auto utilisation = [&](double node_s, double nodes) { return span > 0 ? node_s / (nodes * span) : 0.0; };
   double all_busy = 0;
   for (const double b : busy) all_busy += b;
-  io::Attributes out{{"jobs", static_cast<std::int64_t>(r.jobs.size())},
-                     {"completed", static_cast<std::int64_t>(completed)},
-                     {"killed", static_cast<std::int64_t>(killed)},
-                     {"rejected", static_cast<std::int64_t>(rejected)},
-                     {"makespan_s", makespan},
-                     {"window_from_s", from},
-                     {"window_until_s", until},
-                     {"utilisation", utilisation(all_busy, params.nodes)},
-                     {"started_in_window", started_in_window},
-                     {"mean_wait_s", ran > 0 ? wait / ran : 0.0},
-                     {"node_weighted_mean_wait_s", ran_nodes > 0 ? node_wait / ran_nodes : 0.0},
-                     {"median_wait_s", percentile(0.5)},
-                     {"p95_wait_s", percentile(0.95)},
-                     {"mean_bounded_slowdown", ran > 0 ? slowdown / ran : 0.0},
-                     {"mean_delay_s", ran > 0 ? delay / ran : 0.0},
-                     {"busy_node_seconds", node_seconds},
-                     {"passes", static_cast<std::int64_t>(r.passes)},
-                     {"broken_reservations", static_cast<std::int64_t>(r.broken_reservations)}};
+  Attributes out{{"jobs", static_cast<std::int64_t>(r.jobs.size())},
+                 {"completed", static_cast<std::int64_t>(completed)},
+                 {"killed", static_cast<std::int64_t>(killed)},
+                 {"rejected", static_cast<std::int64_t>(rejected)},
+                 {"makespan_s", makespan},
+                 {"window_from_s", from},
+                 {"window_until_s", until},
+                 {"utilisation", utilisation(all_busy, params.nodes)},
+                 {"started_in_window", started_in_window},
+                 {"mean_wait_s", ran > 0 ? wait / ran : 0.0},
+                 {"node_weighted_mean_wait_s", ran_nodes > 0 ? node_wait / ran_nodes : 0.0},
+                 {"median_wait_s", percentile(0.5)},
+                 {"p95_wait_s", percentile(0.95)},
+                 {"mean_bounded_slowdown", ran > 0 ? slowdown / ran : 0.0},
+                 {"mean_delay_s", ran > 0 ? delay / ran : 0.0},
+                 {"busy_node_seconds", node_seconds},
+                 {"passes", static_cast<std::int64_t>(r.passes)},
+                 {"broken_reservations", static_cast<std::int64_t>(r.broken_reservations)}};
   if (groups.size() > 1)
     for (std::size_t g = 0; g < groups.size(); ++g)
       out["utilisation_" + groups[g].name] = utilisation(busy[g], groups[g].nodes);
@@ -81,7 +81,7 @@ io::Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
   return out;
 }
 
-io::Attributes pass_cost_summary(const std::vector<PassCostRow>& passes) {
+Attributes pass_cost_summary(const std::vector<PassCostRow>& passes) {
   std::vector<double> us;
   for (const PassCostRow& p : passes)
     if (p.wall_us >= 0) us.push_back(p.wall_us);

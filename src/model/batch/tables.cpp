@@ -3,8 +3,8 @@
 
 namespace tracewarp::batch {
 
-const io::TableSchema& job_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& job_table_schema() {
+  static const TableSchema schema{
       "jobs",
       sizeof(JobRow),
       {TRACEWARP_COLUMN(JobRow, id, "", "job number in the trace"),
@@ -29,21 +29,20 @@ const io::TableSchema& job_table_schema() {
   return schema;
 }
 
-const io::TableSchema& series_table_schema() {
-  static const io::TableSchema schema{
-      "series",
-      sizeof(SeriesRow),
-      {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "sample time"),
-       TRACEWARP_COLUMN(SeriesRow, used_nodes, "nodes", "nodes running jobs"),
-       TRACEWARP_COLUMN(SeriesRow, running, "jobs", "jobs running"),
-       TRACEWARP_COLUMN(SeriesRow, queued, "jobs", "jobs queued"),
-       TRACEWARP_COLUMN(SeriesRow, group, "", "resource group (0 = the whole machine)")},
-      "batch: the machine every sample interval, after the instant's scheduling pass"};
+const TableSchema& series_table_schema() {
+  static const TableSchema schema{"series",
+                                  sizeof(SeriesRow),
+                                  {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "sample time"),
+                                   TRACEWARP_COLUMN(SeriesRow, used_nodes, "nodes", "nodes running jobs"),
+                                   TRACEWARP_COLUMN(SeriesRow, running, "jobs", "jobs running"),
+                                   TRACEWARP_COLUMN(SeriesRow, queued, "jobs", "jobs queued"),
+                                   TRACEWARP_COLUMN(SeriesRow, group, "", "resource group (0 = the whole machine)")},
+                                  "batch: the machine every sample interval, after the instant's scheduling pass"};
   return schema;
 }
 
-const io::TableSchema& pass_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& pass_table_schema() {
+  static const TableSchema schema{
       "passes",
       sizeof(PassCostRow),
       {TRACEWARP_COLUMN(PassCostRow, time_s, "s", "pass time"),
@@ -60,8 +59,8 @@ const io::TableSchema& pass_table_schema() {
   return schema;
 }
 
-const io::TableSchema& user_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& user_table_schema() {
+  static const TableSchema schema{
       "users",
       sizeof(UserRow),
       {TRACEWARP_COLUMN(UserRow, user, "", "user id"),

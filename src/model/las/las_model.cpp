@@ -292,8 +292,8 @@ struct BucketSums {
 
 }  // namespace
 
-const io::TableSchema& task_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& task_table_schema() {
+  static const TableSchema schema{
       "tasks",
       sizeof(TaskRow),
       {TRACEWARP_COLUMN(TaskRow, id, "", "task number in the trace"),
@@ -313,8 +313,8 @@ const io::TableSchema& task_table_schema() {
   return schema;
 }
 
-const io::TableSchema& interval_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& interval_table_schema() {
+  static const TableSchema schema{
       "series",
       sizeof(IntervalRow),
       {TRACEWARP_COLUMN(IntervalRow, time_s, "s", "start of the interval"),
@@ -327,8 +327,8 @@ const io::TableSchema& interval_table_schema() {
   return schema;
 }
 
-const io::TableSchema& cdf_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& cdf_table_schema() {
+  static const TableSchema schema{
       "slowdown_cdf",
       sizeof(CdfRow),
       {TRACEWARP_COLUMN(CdfRow, fraction, "", "fraction of tasks with at most this slowdown"),
@@ -405,7 +405,7 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
   return result;
 }
 
-io::Attributes las_summary(const LasResult& r) {
+Attributes las_summary(const LasResult& r) {
   std::vector<double> slowdowns;
   for (const TaskRow& t : r.tasks) slowdowns.push_back(t.slowdown);
   std::sort(slowdowns.begin(), slowdowns.end());

@@ -1,10 +1,11 @@
 // The LAS model as an experiment (experiment.model = "las"): its keys, the LAS task generator,
 // its tables and summary.
-#include "tracewarp/io/settings.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/model/las/las_model.hpp"
 #include "tracewarp/model/registry.hpp"
 #include "tracewarp/policy/las/registry.hpp"
 #include "tracewarp/workload/las_mix.hpp"
+#include "tracewarp/workload/transforms.hpp"
 
 namespace tracewarp::las {
 namespace {
@@ -13,9 +14,9 @@ struct NodeCapacity {
   double cpu = LasParams{}.capacity[0];
   double memory = LasParams{}.capacity[1];
 };
-const io::ParamTable<NodeCapacity>& capacity_params() {
-  static const io::ParamTable<NodeCapacity> table =
-      io::ParamTable<NodeCapacity>("las")
+const ParamTable<NodeCapacity>& capacity_params() {
+  static const ParamTable<NodeCapacity> table =
+      ParamTable<NodeCapacity>("las")
           .number("capacity_cpu", &NodeCapacity::cpu, "CPU per node, in the workload's CPU units", {.min = 1e-12})
           .number("capacity_memory", &NodeCapacity::memory, "memory per node, in the workload's memory units",
                   {.min = 1e-12});
@@ -23,10 +24,10 @@ const io::ParamTable<NodeCapacity>& capacity_params() {
 }
 
 // The LAS task mix's keys (workload/las_mix.hpp has the assumptions).
-const io::ParamTable<workload::LasMix>& lasmix_params() {
+const ParamTable<workload::LasMix>& lasmix_params() {
   using P = workload::LasMix;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("lasmix")
+  static const ParamTable<P> table =
+      ParamTable<P>("lasmix")
           .text("trace", &P::trace, "LAS generator: google or alibaba statistics (workload/las_mix.hpp)")
           .integer("tasks", &P::tasks, "LAS generator: tasks", {.min = 1})
           .number("load", &P::load,
@@ -38,24 +39,24 @@ const io::ParamTable<workload::LasMix>& lasmix_params() {
   return table;
 }
 
-workload::Workload generate_las(const io::Config& c) {
+workload::Workload generate_las(const Config& c) {
   workload::LasMix mix = lasmix_params().read(c);
   mix.nodes = param_table().read(c).nodes;
-  mix.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
+  mix.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
   workload::Workload w = workload::generate_las_mix(mix);
-  io::apply_transforms(w, io::workload_transform_params().read(c));
+  workload::apply_transforms(w, workload::transform_params().read(c));
   return w;
 }
 
-LasParams configured_params(const io::Config& c) {
+LasParams configured_params(const Config& c) {
   LasParams p = param_table().read(c);
   const NodeCapacity capacity = capacity_params().read(c);
   p.capacity = {capacity.cpu, capacity.memory};
-  p.interval = io::output_params().read(c).series_interval;
+  p.interval = config::output_params().read(c).series_interval;
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
   const workload::Workload w = model::configured_workload(c);
   const LasParams p = configured_params(c);
   const LasResult r = run_las(comm, w, p, engine);
@@ -73,10 +74,10 @@ model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, 
 
 }  // namespace
 
-const io::ParamTable<LasParams>& param_table() {
+const ParamTable<LasParams>& param_table() {
   using P = LasParams;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("las")
+  static const ParamTable<P> table =
+      ParamTable<P>("las")
           .integer("nodes", &P::nodes, "nodes", {.min = 1})
           .number("closed_loop_load", &P::closed_loop_load,
                   "closed-loop submission: the next task is released whenever nothing waits centrally and the "
@@ -100,7 +101,7 @@ const model::ModelInfo& las_model() {
       {&task_table_schema(), &interval_table_schema(), &cdf_table_schema()},
       model::keys_of(param_table(), capacity_params(), lasmix_params()),
       {{"las", "the LAS task mix, keys lasmix.*", generate_las}},
-      [](const io::Config& c) { validate(model::configured_workload(c), configured_params(c)); }};
+      [](const Config& c) { validate(model::configured_workload(c), configured_params(c)); }};
   return info;
 }
 

@@ -462,10 +462,10 @@ class MasterLp {
 
 }  // namespace
 
-const io::ParamTable<MapReduceParams>& param_table() {
+const ParamTable<MapReduceParams>& param_table() {
   using P = MapReduceParams;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("mapreduce")
+  static const ParamTable<P> table =
+      ParamTable<P>("mapreduce")
           .choice("detector", &P::detector, detector_names(), "straggler detector (policy/mapreduce/detectors.hpp)")
           .integer("workers", &P::workers, "worker nodes, one LP each", {.min = 1})
           .number("cores", &P::cores, "usable cores per worker at the start", {.min = 1e-9})
@@ -504,8 +504,8 @@ const io::ParamTable<MapReduceParams>& param_table() {
   return table;
 }
 
-const io::TableSchema& attempt_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& attempt_table_schema() {
+  static const TableSchema schema{
       "attempts",
       sizeof(AttemptRow),
       {TRACEWARP_COLUMN(AttemptRow, job, "", "job"),
@@ -522,8 +522,8 @@ const io::TableSchema& attempt_table_schema() {
   return schema;
 }
 
-const io::TableSchema& series_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& series_table_schema() {
+  static const TableSchema schema{
       "series",
       sizeof(SeriesRow),
       {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "start of the interval"),
@@ -586,7 +586,7 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
   return r;
 }
 
-io::Attributes mapreduce_summary(const MapReduceResult& r) {
+Attributes mapreduce_summary(const MapReduceResult& r) {
   std::int64_t judged[2] = {0, 0}, false_judgements = 0, copies = 0, re_executions = 0;
   double wasted = 0, completion = 0;
   for (const AttemptRow& a : r.attempts) {

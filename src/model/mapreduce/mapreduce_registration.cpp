@@ -1,20 +1,20 @@
 // The MapReduce model as an experiment (experiment.model = "mapreduce"): its keys, tables and
 // summary.
-#include "tracewarp/io/settings.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/model/mapreduce/mapreduce_model.hpp"
 #include "tracewarp/model/registry.hpp"
 
 namespace tracewarp::mapreduce {
 namespace {
 
-MapReduceParams configured_params(const io::Config& c) {
+MapReduceParams configured_params(const Config& c) {
   MapReduceParams p = param_table().read(c);
-  p.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
-  p.interval = io::output_params().read(c).series_interval;
+  p.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
+  p.interval = config::output_params().read(c).series_interval;
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
   const MapReduceParams p = configured_params(c);
   const MapReduceResult r = run_mapreduce(comm, p, engine);
   model::RunOutput out;
@@ -38,7 +38,7 @@ const model::ModelInfo& mapreduce_model() {
       {&attempt_table_schema(), &series_table_schema()},
       model::keys_of(param_table()),
       {},
-      [](const io::Config& c) { validate(configured_params(c)); }};
+      [](const Config& c) { validate(configured_params(c)); }};
   return info;
 }
 

@@ -6,9 +6,9 @@
 
 namespace tracewarp::phold {
 
-const io::ParamTable<Params>& param_table() {
-  static const io::ParamTable<Params> table =
-      io::ParamTable<Params>("phold")
+const ParamTable<Params>& param_table() {
+  static const ParamTable<Params> table =
+      ParamTable<Params>("phold")
           .integer("lps", &Params::lps, "LPs in total", {.min = 1})
           .integer("events_per_lp", &Params::events_per_lp, "initial events per LP")
           .number("remote", &Params::remote, "probability an event goes to a uniformly random LP", {.min = 0, .max = 1})

@@ -2,7 +2,7 @@
 // and the checksum.
 #include <cstdio>
 
-#include "tracewarp/io/settings.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/model/phold/phold.hpp"
 #include "tracewarp/model/registry.hpp"
 
@@ -13,21 +13,21 @@ struct SeriesRow {
   double time_s;
   std::uint64_t committed;
 };
-const io::TableSchema kSeries{
+const TableSchema kSeries{
     "series",
     sizeof(SeriesRow),
     {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "start of the interval"),
      TRACEWARP_COLUMN(SeriesRow, committed, "events", "events committed with a time in the interval")},
     "PHOLD: committed events per output.series_interval_s"};
 
-Params configured_params(const io::Config& c) {
+Params configured_params(const Config& c) {
   Params p = param_table().read(c);
-  p.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
-  p.series_interval = to_seconds(io::output_params().read(c).series_interval);
+  p.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
+  p.series_interval = to_seconds(config::output_params().read(c).series_interval);
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
   const Params p = configured_params(c);
   const Result r = run(comm, p, engine);
   model::RunOutput out;
@@ -53,7 +53,7 @@ const model::ModelInfo& phold_model() {
                                      {&kSeries},
                                      model::keys_of(param_table()),
                                      {},
-                                     [](const io::Config& c) { configured_params(c).validate(); }};
+                                     [](const Config& c) { configured_params(c).validate(); }};
   return info;
 }
 

@@ -552,10 +552,10 @@ class ServerLp {
 
 }  // namespace
 
-const io::ParamTable<ReplicationParams>& replication_param_table() {
+const ParamTable<ReplicationParams>& replication_param_table() {
   using P = ReplicationParams;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("replication")
+  static const ParamTable<P> table =
+      ParamTable<P>("replication")
           .choice("method", &P::method, method_names(), "scheduling method (policy/replication/scheduling.hpp)")
           .integer("hosts", &P::hosts, "resources, one LP each", {.min = 2})
           .integer("tasks", &P::tasks, "independent tasks of the application", {.min = 1})
@@ -583,8 +583,8 @@ const io::ParamTable<ReplicationParams>& replication_param_table() {
   return table;
 }
 
-const io::TableSchema& task_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& task_table_schema() {
+  static const TableSchema schema{
       "tasks",
       sizeof(TaskRow),
       {TRACEWARP_COLUMN(TaskRow, id, "", "task id"), TRACEWARP_COLUMN(TaskRow, grain, "flop", "work of the task"),
@@ -599,8 +599,8 @@ const io::TableSchema& task_table_schema() {
   return schema;
 }
 
-const io::TableSchema& copy_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& copy_table_schema() {
+  static const TableSchema schema{
       "copies",
       sizeof(CopyRow),
       {TRACEWARP_COLUMN(CopyRow, task, "", "task id"), TRACEWARP_COLUMN(CopyRow, host, "", "host that ran the copy"),
@@ -611,8 +611,8 @@ const io::TableSchema& copy_table_schema() {
   return schema;
 }
 
-const io::TableSchema& series_table_schema() {
-  static const io::TableSchema schema{
+const TableSchema& series_table_schema() {
+  static const TableSchema schema{
       "series",
       sizeof(SeriesRow),
       {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "start of the interval"),
@@ -688,7 +688,7 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   return r;
 }
 
-io::Attributes replication_summary(const ReplicationResult& r, const ReplicationParams& p) {
+Attributes replication_summary(const ReplicationResult& r, const ReplicationParams& p) {
   double completion = 0;
   std::uint64_t replicas = 0, won = 0, cancelled = 0;
   for (const TaskRow& t : r.tasks) {

@@ -1,20 +1,20 @@
 // The replication model as an experiment (experiment.model = "replication"): its keys, tables
 // and summary.
-#include "tracewarp/io/settings.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/model/registry.hpp"
 #include "tracewarp/model/replication/replication_model.hpp"
 
 namespace tracewarp::replication {
 
 namespace {
-ReplicationParams configured_params(const io::Config& c) {
+ReplicationParams configured_params(const Config& c) {
   ReplicationParams p = replication_param_table().read(c);
-  p.seed = static_cast<std::uint64_t>(io::experiment_params().read(c).seed);
-  p.interval = io::output_params().read(c).series_interval;
+  p.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
+  p.interval = config::output_params().read(c).series_interval;
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const io::Config& c, const EngineConfig& engine) {
+model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
   const ReplicationParams p = configured_params(c);
   const ReplicationResult r = run_replication(comm, p, engine);
   model::RunOutput out;
@@ -37,7 +37,7 @@ const model::ModelInfo& replication_model() {
                                      {&task_table_schema(), &copy_table_schema(), &series_table_schema()},
                                      replication_param_table().schema(),
                                      {},
-                                     [](const io::Config& c) { validate(configured_params(c)); }};
+                                     [](const Config& c) { validate(configured_params(c)); }};
   return info;
 }
 

@@ -4,10 +4,10 @@
 
 namespace tracewarp::batch {
 
-const io::ParamTable<PolicySettings>& policy_params() {
+const ParamTable<PolicySettings>& policy_params() {
   using P = PolicySettings;
-  static const io::ParamTable<P> table =
-      io::ParamTable<P>("batch")
+  static const ParamTable<P> table =
+      ParamTable<P>("batch")
           .text("interval_pattern", &P::interval_pattern,
                 "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h")
           .flag("interval_from_scratch", &P::interval_from_scratch,

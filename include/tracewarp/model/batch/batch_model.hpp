@@ -26,11 +26,11 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/core/stats.hpp"
+#include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/params.hpp"
-#include "tracewarp/io/results.hpp"
 #include "tracewarp/model/batch/machines.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
@@ -115,10 +115,10 @@ struct UserRow {
   double mean_wrsa_at_submit;
 };
 
-const io::TableSchema& job_table_schema();
-const io::TableSchema& series_table_schema();
-const io::TableSchema& pass_table_schema();
-const io::TableSchema& user_table_schema();
+const TableSchema& job_table_schema();
+const TableSchema& series_table_schema();
+const TableSchema& pass_table_schema();
+const TableSchema& user_table_schema();
 
 struct BatchResult {
   RunStats stats;
@@ -137,15 +137,15 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
                       EngineConfig engine);
 
 // Headline metrics from the job rows.
-io::Attributes batch_summary(const BatchResult& result, const BatchParams& params);
+Attributes batch_summary(const BatchResult& result, const BatchParams& params);
 // Scheduling pass cost from the pass table: mean, p99 and max wall-clock microseconds.
-io::Attributes pass_cost_summary(const std::vector<PassCostRow>& passes);
+Attributes pass_cost_summary(const std::vector<PassCostRow>& passes);
 // Per-user aggregates (users with >= 10 jobs that ran), by user.
 std::vector<UserRow> user_aggregates(const std::vector<JobRow>& jobs);
 
 // The batch.* keys that set BatchParams directly (batch_registration.cpp declares the others:
 // the machine preset and the allocation rule, whose defaults depend on the preset).
-const io::ParamTable<BatchParams>& param_table();
+const ParamTable<BatchParams>& param_table();
 // The model as `experiment.model = "batch"` runs it, with its generator "kcomputer".
 const model::ModelInfo& batch_model();
 

@@ -30,11 +30,11 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/core/stats.hpp"
+#include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/params.hpp"
-#include "tracewarp/io/results.hpp"
 #include "tracewarp/policy/las/node_scheduler.hpp"
 #include "tracewarp/workload/workload.hpp"
 
@@ -88,9 +88,9 @@ struct CdfRow {
   double slowdown;
 };
 
-const io::TableSchema& task_table_schema();
-const io::TableSchema& interval_table_schema();
-const io::TableSchema& cdf_table_schema();
+const TableSchema& task_table_schema();
+const TableSchema& interval_table_schema();
+const TableSchema& cdf_table_schema();
 std::vector<CdfRow> slowdown_cdf(const std::vector<TaskRow>& tasks);
 
 struct LasResult {
@@ -107,12 +107,12 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
                   EngineConfig engine);
 
 // The las.* keys that set LasParams directly (las_registration.cpp adds the node capacities).
-const io::ParamTable<LasParams>& param_table();
+const ParamTable<LasParams>& param_table();
 // The model as `experiment.model = "las"` runs it, with its generator "las".
 const model::ModelInfo& las_model();
 
 // Slowdown percentiles 50/90/95/99/99.9, preemptions, mean utilisation per resource over the
 // intervals that begin before the last submission (the loaded period, not the tail's drain).
-io::Attributes las_summary(const LasResult& result);
+Attributes las_summary(const LasResult& result);
 
 }  // namespace tracewarp::las

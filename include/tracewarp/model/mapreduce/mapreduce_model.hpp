@@ -23,12 +23,12 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/core/stats.hpp"
+#include "tracewarp/core/tables.hpp"
 #include "tracewarp/core/time.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/params.hpp"
-#include "tracewarp/io/results.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;
@@ -70,7 +70,7 @@ struct MapReduceParams {
   std::uint64_t seed = 1;
   Time interval = 10 * kTicksPerSecond;
 };
-const io::ParamTable<MapReduceParams>& param_table();
+const ParamTable<MapReduceParams>& param_table();
 
 enum class Outcome : std::uint32_t { completed = 0, killed = 1, lost_race = 2 };
 
@@ -95,8 +95,8 @@ struct SeriesRow {
   double usable_cores;  // over all workers
 };
 
-const io::TableSchema& attempt_table_schema();
-const io::TableSchema& series_table_schema();
+const TableSchema& attempt_table_schema();
+const TableSchema& series_table_schema();
 
 struct MapReduceResult {
   RunStats stats;
@@ -108,7 +108,7 @@ struct MapReduceResult {
 // What run_mapreduce refuses, checked without running (ConfigError naming the key).
 void validate(const MapReduceParams& params);
 MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& params, EngineConfig engine);
-io::Attributes mapreduce_summary(const MapReduceResult& result);
+Attributes mapreduce_summary(const MapReduceResult& result);
 
 const model::ModelInfo& mapreduce_model();
 

@@ -11,12 +11,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/engine/lp.hpp"
-#include "tracewarp/io/params.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;
@@ -39,7 +39,7 @@ struct Params {
 // Committed-event tally of one rank; lives outside LP state (it is written from on_commit).
 // The phold.* keys (seed and series interval come from experiment.seed and
 // output.series_interval_s).
-const io::ParamTable<Params>& param_table();
+const ParamTable<Params>& param_table();
 // The model as `experiment.model = "phold"` runs it (phold_registration.cpp).
 const model::ModelInfo& phold_model();
 

@@ -29,11 +29,11 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/core/stats.hpp"
+#include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
-#include "tracewarp/io/params.hpp"
-#include "tracewarp/io/results.hpp"
 #include "tracewarp/model/replication/resources.hpp"
 
 namespace tracewarp::model {
@@ -68,7 +68,7 @@ struct ReplicationParams {
   std::uint64_t seed = 1;
   Time interval = 300 * kTicksPerSecond;
 };
-const io::ParamTable<ReplicationParams>& replication_param_table();
+const ParamTable<ReplicationParams>& replication_param_table();
 
 // The five peak-speed classes (flop/s) and the six walk variances a host draws from.
 inline constexpr double kPeakMflops[] = {100, 200, 400, 800, 1600};
@@ -102,9 +102,9 @@ struct SeriesRow {
   double queued_requests;  // at the server, time average
 };
 
-const io::TableSchema& task_table_schema();
-const io::TableSchema& copy_table_schema();
-const io::TableSchema& series_table_schema();
+const TableSchema& task_table_schema();
+const TableSchema& copy_table_schema();
+const TableSchema& series_table_schema();
 
 struct ReplicationResult {
   RunStats stats;
@@ -124,7 +124,7 @@ struct ReplicationResult {
 // What run_replication refuses, checked without running (ConfigError naming the key).
 void validate(const ReplicationParams& params);
 ReplicationResult run_replication(const Communicator& comm, const ReplicationParams& params, EngineConfig engine);
-io::Attributes replication_summary(const ReplicationResult& result, const ReplicationParams& params);
+Attributes replication_summary(const ReplicationResult& result, const ReplicationParams& params);
 
 const model::ModelInfo& replication_model();
 

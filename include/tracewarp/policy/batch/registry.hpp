@@ -8,7 +8,7 @@
 #include <variant>
 #include <vector>
 
-#include "tracewarp/io/params.hpp"
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/interval.hpp"
 #include "tracewarp/policy/batch/wrsa.hpp"
@@ -26,7 +26,7 @@ struct PolicySettings {
   double wrsa_beta = WrsaSettings{}.beta;    // the scores every WRSA policy reads
   WrsaSettings wrsa() const { return {wrsa_alpha, wrsa_beta}; }
 };
-const io::ParamTable<PolicySettings>& policy_params();
+const ParamTable<PolicySettings>& policy_params();
 
 struct BatchPolicyInfo {
   std::string name;

@@ -12,10 +12,10 @@
 #include <map>
 #include <string>
 
-#include "tracewarp/io/line_reader.hpp"
+#include "tracewarp/traces/line_reader.hpp"
 #include "tracewarp/workload/workload.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 
 enum class MissingRequested { use_run_time, drop };
 MissingRequested parse_missing_requested(const std::string& text);  // "run-time" or "drop"; ConfigError
@@ -78,4 +78,4 @@ class SwfReader {
 // Reading the file back gives the same jobs.
 void write_swf(const workload::Workload& workload, const std::string& path, std::uint32_t cores_per_node);
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

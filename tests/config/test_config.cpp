@@ -1,13 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include "tracewarp/config/experiment.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/experiment/settings.hpp"
-#include "tracewarp/io/config.hpp"
-#include "tracewarp/io/settings.hpp"
 #include "tracewarp/model/registry.hpp"
 
 using namespace tracewarp;
-using namespace tracewarp::io;
+using namespace tracewarp::config;
 
 namespace {
 std::string error_of(const std::string& toml, const std::vector<std::string>& sets = {}) {

@@ -23,68 +23,17 @@
 #include <vector>
 
 #include "tracewarp/core/stats.hpp"
-#include "tracewarp/io/config.hpp"
+#include "tracewarp/core/tables.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::results {
 
-enum class ColumnType { i16, i32, u32, i64, u64, f32, f64 };
-
-template <class V>
-constexpr ColumnType column_type() {
-  if constexpr (std::is_same_v<V, std::int16_t>)
-    return ColumnType::i16;
-  else if constexpr (std::is_same_v<V, std::int32_t>)
-    return ColumnType::i32;
-  else if constexpr (std::is_same_v<V, std::uint32_t>)
-    return ColumnType::u32;
-  else if constexpr (std::is_same_v<V, std::int64_t>)
-    return ColumnType::i64;
-  else if constexpr (std::is_same_v<V, std::uint64_t>)
-    return ColumnType::u64;
-  else if constexpr (std::is_same_v<V, float>)
-    return ColumnType::f32;
-  else {
-    static_assert(std::is_same_v<V, double>, "columns are 16/32/64-bit integers or floating point");
-    return ColumnType::f64;
-  }
-}
-const char* to_string(ColumnType type);
-
-struct Column {
-  std::string name;
-  std::size_t offset;
-  ColumnType type;
-  std::string unit;
-  std::string meaning;
-};
-
-struct TableSchema {
-  std::string name;
-  std::size_t row_size;
-  std::vector<Column> columns;
-  std::string meaning;
-};
-
-// A column of struct Row from its member: TRACEWARP_COLUMN(JobRow, wait_s, "s", "time queued").
-#define TRACEWARP_COLUMN(Row, member, unit, meaning)                                                       \
-  ::tracewarp::io::Column {                                                                                \
-#member, offsetof(Row, member), ::tracewarp::io::column_type < decltype(Row::member)>(), unit, meaning \
-  }
-
-using AttrValue = std::variant<std::int64_t, double, std::string>;
-// For people: integers as they are, numbers with 6 significant digits, text as it is.
-std::string to_text(const AttrValue& value);
-using Attributes = std::map<std::string, AttrValue>;
-
-AttrValue to_attr(const ConfigValue& v);
-
-class ResultsWriter {
+class Writer {
  public:
   // Creates "<path>.partial" with the file-level attributes (complete = 0).
-  ResultsWriter(std::string path, const Attributes& file_attributes);
-  ~ResultsWriter();  // without finish(): the partial file stays, marked incomplete
-  ResultsWriter(const ResultsWriter&) = delete;
-  ResultsWriter& operator=(const ResultsWriter&) = delete;
+  Writer(std::string path, const Attributes& file_attributes);
+  ~Writer();  // without finish(): the partial file stays, marked incomplete
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
 
   void add_run(const std::string& run_id, const Attributes& attributes);
   void write_table(const std::string& run_id, const TableSchema& schema, const void* rows, std::size_t count);
@@ -109,10 +58,10 @@ class ResultsWriter {
 };
 
 // Reading back: for `tracewarp report` and the tests.
-class ResultsReader {
+class Reader {
  public:
-  explicit ResultsReader(const std::string& path);
-  ~ResultsReader();
+  explicit Reader(const std::string& path);
+  ~Reader();
   bool complete() const;
   Attributes file_attributes() const;
   std::vector<std::string> runs() const;
@@ -133,4 +82,4 @@ class ResultsReader {
 // The engine table's schema (one row per rank), shared by writer, reader and docs.
 const TableSchema& engine_table_schema();
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::results

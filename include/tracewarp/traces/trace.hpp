@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "tracewarp/io/swf.hpp"
+#include "tracewarp/traces/swf.hpp"
 #include "tracewarp/workload/workload.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 
 enum class TraceFormat {
   automatic,
@@ -61,4 +61,4 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, const TraceOpti
 // carries absolute times (ALCF), the first submission is at 0.
 workload::Workload load_workload(const std::string& path, const TraceOptions& options);
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

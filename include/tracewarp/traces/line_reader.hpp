@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 
 class LineReader {
  public:
@@ -35,4 +35,4 @@ class LineReader {
   std::string carry_;  // a line longer than the buffer
 };
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

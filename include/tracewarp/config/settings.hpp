@@ -6,11 +6,10 @@
 #include <cstdint>
 #include <string>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/core/time.hpp"
-#include "tracewarp/io/params.hpp"
-#include "tracewarp/io/transforms.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::config {
 
 struct ExperimentSettings {
   std::string name = "experiment";
@@ -19,17 +18,6 @@ struct ExperimentSettings {
   std::int64_t replications = 1;
 };
 const ParamTable<ExperimentSettings>& experiment_params();
-
-// Where a workload comes from: a trace, or a model's generator.
-struct WorkloadSource {
-  std::string generator;
-  std::string trace;
-  std::string format = "auto";
-  std::uint32_t cores_per_node = 0;
-  std::string missing_requested = "run-time";
-};
-const ParamTable<WorkloadSource>& workload_source_params();
-const ParamTable<WorkloadTransforms>& workload_transform_params();
 
 struct OutputSettings {
   std::string file = "results.h5";
@@ -40,4 +28,4 @@ const ParamTable<OutputSettings>& output_params();
 // The keys of the sections above, in documentation order.
 const ConfigSchema& core_config_keys();
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::config

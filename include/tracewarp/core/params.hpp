@@ -5,8 +5,8 @@
 // resolved Config; range and choice errors name the key.
 //
 //   struct HostParams { std::uint32_t hosts = 1600; double grain = 1e10; Time step = from_seconds(10); };
-//   const io::ParamTable<HostParams>& table() {
-//     static const auto t = io::ParamTable<HostParams>("replication")
+//   const ParamTable<HostParams>& table() {
+//     static const auto t = ParamTable<HostParams>("replication")
 //         .integer("hosts", &HostParams::hosts, "resources (LPs)", {.min = 1})
 //         .number("grain", &HostParams::grain, "work per task, floating-point operations", {.min = 1})
 //         .seconds("walk_step_s", &HostParams::step, "availability update period", {.min = 1e-9});
@@ -25,12 +25,11 @@
 #include <utility>
 #include <vector>
 
+#include "tracewarp/core/config.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/time.hpp"
-#include "tracewarp/io/config.hpp"
-#include "tracewarp/io/results.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp {
 
 // Inclusive bounds of a numeric parameter.
 struct Bounds {
@@ -179,4 +178,4 @@ class ParamTable {
   std::vector<std::ptrdiff_t> offsets_;
 };
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp

@@ -7,10 +7,10 @@
 
 #include "../support/temp_file.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/results.hpp"
+#include "tracewarp/results/file.hpp"
 
 using namespace tracewarp;
-using namespace tracewarp::io;
+using namespace tracewarp::results;
 using tracewarp::testing::TempFile;
 
 namespace {
@@ -34,7 +34,7 @@ TEST_CASE("results: a written file reads back exactly, and is marked complete", 
   for (std::uint64_t i = 0; i < 70000; ++i)  // more than one chunk
     rows.push_back({i, static_cast<double>(i) * 0.5, static_cast<std::int32_t>(i % 17), static_cast<float>(i) / 3});
   {
-    ResultsWriter w(f.path(), {{"tool_version", std::string("test")}, {"ranks", std::int64_t{3}}});
+    Writer w(f.path(), {{"tool_version", std::string("test")}, {"ranks", std::int64_t{3}}});
     w.add_run("run-0000", {{"phold.remote", 0.25}, {"experiment.name", std::string("t")}});
     w.write_table("run-0000", kRows, rows);
     w.write_summary("run-0000", {{"jobs", std::int64_t{70000}}, {"mean_wait_s", 12.5}});
@@ -50,7 +50,7 @@ TEST_CASE("results: a written file reads back exactly, and is marked complete", 
     w.finish();
   }
   REQUIRE_FALSE(std::filesystem::exists(f.path() + ".partial"));
-  const ResultsReader r(f.path());
+  const Reader r(f.path());
   REQUIRE(r.complete());
   REQUIRE(std::get<std::string>(r.file_attributes().at("tool_version")) == "test");
   REQUIRE(r.file_attributes().count("end_time") == 1);
@@ -74,7 +74,7 @@ TEST_CASE("results: a written file reads back exactly, and is marked complete", 
 TEST_CASE("results: an interrupted run leaves no file that looks complete", "[unit][io][hdf5]") {
   const TempFile f = TempFile::empty_path(".h5");
   {
-    ResultsWriter w(f.path(), {});
+    Writer w(f.path(), {});
     w.add_run("run-0000", {});
     // destroyed without finish(): what an exception or a crash between runs leaves behind
   }
@@ -82,10 +82,10 @@ TEST_CASE("results: an interrupted run leaves no file that looks complete", "[un
   const std::string partial = f.path() + ".partial";
   REQUIRE(std::filesystem::exists(partial));
   {
-    const ResultsReader r(partial);
+    const Reader r(partial);
     REQUIRE_FALSE(r.complete());
   }
   std::filesystem::remove(partial);
-  REQUIRE_THROWS_AS(ResultsReader("/nonexistent/results.h5"), InputError);
-  REQUIRE_THROWS_AS(ResultsWriter("/nonexistent-dir/results.h5", {}), UsageError);
+  REQUIRE_THROWS_AS(Reader("/nonexistent/results.h5"), InputError);
+  REQUIRE_THROWS_AS(Writer("/nonexistent-dir/results.h5", {}), UsageError);
 }

@@ -1,4 +1,4 @@
-#include "tracewarp/io/trace.hpp"
+#include "tracewarp/traces/trace.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/input_limits.hpp"
+#include "tracewarp/traces/input_limits.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 namespace {
 
 bool ends_with(const std::string& s, const std::string& suffix) {
@@ -542,4 +542,4 @@ workload::Workload load_workload(const std::string& path, const TraceOptions& op
   return w;
 }
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

@@ -1,4 +1,4 @@
-#include "tracewarp/io/swf.hpp"
+#include "tracewarp/traces/swf.hpp"
 
 #include <zlib.h>
 #include <array>
@@ -9,9 +9,9 @@
 #include <cstring>
 
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/input_limits.hpp"
+#include "tracewarp/traces/input_limits.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 namespace {
 
 constexpr int kFields = 18;
@@ -257,4 +257,4 @@ void write_swf(const workload::Workload& w, const std::string& path, std::uint32
   if (gzclose(f) != Z_OK) throw IoError("cannot write '" + path + "'");
 }
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

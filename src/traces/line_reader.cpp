@@ -1,4 +1,4 @@
-#include "tracewarp/io/line_reader.hpp"
+#include "tracewarp/traces/line_reader.hpp"
 
 #include <zlib.h>
 
@@ -9,7 +9,7 @@
 
 #include "tracewarp/core/error.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 
 namespace {
 constexpr std::size_t kBufferBytes = 1 << 18;
@@ -105,4 +105,4 @@ bool LineReader::next(std::string_view& line) {
   }
 }
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

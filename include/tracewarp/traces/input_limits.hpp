@@ -3,10 +3,10 @@
 // size the machine could not hold.
 #pragma once
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 
 inline constexpr double kMaxSeconds = 100.0 * 365 * 24 * 3600;  // a century: absolute Unix times fit
 inline constexpr double kMaxCount = 2147483647.0;               // processors, nodes, instances, ids
 inline constexpr double kMaxDemand = 1.0e9;                     // cores or memory units of one task
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

@@ -15,45 +15,9 @@
 #include <variant>
 #include <vector>
 
-namespace tracewarp::io {
+#include "tracewarp/core/config.hpp"
 
-using ConfigValue = std::variant<bool, std::int64_t, double, std::string>;
-enum class ConfigType { boolean, integer, number, string };
-
-struct ConfigKey {
-  std::string name;  // "section.key"
-  ConfigType type;
-  ConfigValue default_value;
-  std::string meaning;
-};
-
-using ConfigSchema = std::vector<ConfigKey>;
-
-const ConfigKey* find_config_key(const ConfigSchema& schema, const std::string& name);
-std::string to_string(const ConfigValue& value);
-
-// One fully resolved parameter set: every key of its schema has a value.
-class Config {
- public:
-  explicit Config(const ConfigSchema& schema);  // all defaults; the schema must outlive the Config
-
-  bool get_bool(const std::string& key) const;
-  std::int64_t get_int(const std::string& key) const;
-  double get_number(const std::string& key) const;  // integers convert
-  const std::string& get_string(const std::string& key) const;
-  const std::map<std::string, ConfigValue>& values() const { return values_; }
-  const ConfigSchema& schema() const { return *schema_; }
-
-  // Sets a declared key, checking (and where lossless converting) the type; `origin` names the
-  // file or option in errors.
-  void set(const std::string& key, const ConfigValue& value, const std::string& origin);
-  // Parses `text` as the declared type of key (for --set key=value).
-  void set_from_text(const std::string& key, const std::string& text, const std::string& origin);
-
- private:
-  const ConfigSchema* schema_;
-  std::map<std::string, ConfigValue> values_;
-};
+namespace tracewarp::config {
 
 // A run of a sweep: its id, its parameters, and what makes it differ from the base.
 struct RunSpec {
@@ -84,4 +48,4 @@ Experiment load_experiment(const std::string& path, const std::vector<std::strin
 Experiment parse_experiment(const std::string& text, const std::string& source,
                             const std::vector<std::string>& overrides, const ConfigSchema& schema);
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::config

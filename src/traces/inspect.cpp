@@ -1,11 +1,11 @@
-#include "tracewarp/io/inspect.hpp"
+#include "tracewarp/traces/inspect.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <set>
 #include <vector>
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 namespace {
 
 Distribution distribution(std::vector<float>& v) {
@@ -77,4 +77,4 @@ TraceSummary summarize_trace(const std::string& path, const TraceOptions& option
   return s;
 }
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

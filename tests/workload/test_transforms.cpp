@@ -1,10 +1,14 @@
 #include <catch2/catch.hpp>
 
+#include "tracewarp/config/experiment.hpp"
+#include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/transforms.hpp"
+#include "tracewarp/workload/configured.hpp"
+#include "tracewarp/workload/transforms.hpp"
 
 using namespace tracewarp;
-using namespace tracewarp::io;
+using namespace tracewarp::config;
+using namespace tracewarp::workload;
 
 namespace {
 workload::Workload five_jobs() {
@@ -29,7 +33,7 @@ workload::Workload five_jobs() {
 TEST_CASE("transforms: each does what the studies need, and is recorded", "[unit][io][transforms]") {
   workload::Workload w = five_jobs();
   w.unix_start_time = 1000;
-  WorkloadTransforms t;
+  Transforms t;
   t.min_run_s = 90;       // drops jobs 1 (50 s) and 3 (80 s)
   t.window_start = 1;     // skips job 2
   t.window_jobs = 5;      // keeps 4 and 5
@@ -72,7 +76,7 @@ TEST_CASE("transforms: bad parameters are configuration errors", "[unit][io][tra
   REQUIRE_THROWS_AS(take_window(w, 9, 1), ConfigError);
   workload::Workload no_size = five_jobs();
   no_size.max_nodes = -1;
-  WorkloadTransforms t;
+  Transforms t;
   t.scale_nodes_to = 10;
   REQUIRE_THROWS_WITH(apply_transforms(no_size, t), Catch::Contains("workload.machine_nodes"));
 }
@@ -80,8 +84,8 @@ TEST_CASE("transforms: bad parameters are configuration errors", "[unit][io][tra
 #include <cstdlib>
 
 #include "../support/temp_file.hpp"
-#include "tracewarp/io/config.hpp"
-#include "tracewarp/io/settings.hpp"
+#include "tracewarp/config/experiment.hpp"
+#include "tracewarp/config/settings.hpp"
 
 TEST_CASE("transforms: the workload.* keys build the workload, data path expanded", "[unit][io][transforms]") {
   const tracewarp::testing::TempFile f(
@@ -96,7 +100,7 @@ TEST_CASE("transforms: the workload.* keys build the workload, data path expande
   const Experiment e = parse_experiment(
       "[workload]\ntrace = \"${TRACEWARP_DATA}/" + name + "\"\nmin_run_s = 90.0\nwra = 1.0\nscale_nodes_to = 4\n",
       "w.toml", {}, core_config_keys());
-  const workload::Workload w = load_configured_workload(e.base);
+  const workload::Workload w = load_configured(e.base);
   unsetenv("TRACEWARP_DATA");
   REQUIRE(w.jobs.size() == 2);    // job 2 ran 30 s
   REQUIRE(w.jobs[0].nodes == 1);  // 16 procs / 8 cores = 2 nodes of 8 -> scaled to 4: 1
@@ -117,7 +121,7 @@ TEST_CASE("transforms: successful_only keeps the WRSA study's Original workload"
       "6 50 0 200 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n");  // exactly its request: kept
   const Experiment e = parse_experiment("[workload]\ntrace = \"" + f.path() + "\"\nsuccessful_only = true\n", "w.toml",
                                         {}, core_config_keys());
-  const workload::Workload w = load_configured_workload(e.base);
+  const workload::Workload w = load_configured(e.base);
   REQUIRE(w.jobs.size() == 2);
   REQUIRE(w.jobs[0].id == 1);
   REQUIRE(w.jobs[1].id == 6);

@@ -6,9 +6,9 @@
 #include <map>
 #include <string>
 
-#include "tracewarp/io/trace.hpp"
+#include "tracewarp/traces/trace.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::traces {
 
 struct Distribution {  // in the unit named by the field using it
   double mean = 0, median = 0, p90 = 0, max = 0;
@@ -42,4 +42,4 @@ struct TraceSummary {
 
 TraceSummary summarize_trace(const std::string& path, const TraceOptions& options);
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::traces

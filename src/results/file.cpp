@@ -1,6 +1,6 @@
 // All of tracewarp's HDF5 code. Every call is checked; failures become IoError carrying
 // HDF5's own error chain.
-#include "tracewarp/io/results.hpp"
+#include "tracewarp/results/file.hpp"
 
 #include <hdf5.h>
 #include <tbb/parallel_for.h>
@@ -16,7 +16,7 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/files.hpp"
 
-namespace tracewarp::io {
+namespace tracewarp::results {
 namespace {
 
 // HDF5 prints its error stack to stderr by default; we collect it into the exception instead.
@@ -245,43 +245,6 @@ struct EngineRow {
 
 }  // namespace
 
-std::string to_text(const AttrValue& v) {
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
-  if (const auto* d = std::get_if<double>(&v)) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", *d);
-    return text;
-  }
-  return std::get<std::string>(v);
-}
-
-const char* to_string(ColumnType type) {
-  switch (type) {
-    case ColumnType::i16:
-      return "int16";
-    case ColumnType::i32:
-      return "int32";
-    case ColumnType::u32:
-      return "uint32";
-    case ColumnType::i64:
-      return "int64";
-    case ColumnType::u64:
-      return "uint64";
-    case ColumnType::f32:
-      return "float32";
-    case ColumnType::f64:
-      return "float64";
-  }
-  return "?";
-}
-
-AttrValue to_attr(const ConfigValue& v) {
-  if (const auto* b = std::get_if<bool>(&v)) return std::int64_t{*b ? 1 : 0};
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return *i;
-  if (const auto* d = std::get_if<double>(&v)) return *d;
-  return std::get<std::string>(v);
-}
-
 const TableSchema& engine_table_schema() {
   static const TableSchema schema{
       "engine",
@@ -302,12 +265,12 @@ const TableSchema& engine_table_schema() {
   return schema;
 }
 
-struct ResultsWriter::Handles {
+struct Writer::Handles {
   hid_t file = -1;
   hid_t runs = -1;
 };
 
-ResultsWriter::ResultsWriter(std::string path, const Attributes& file_attributes)
+Writer::Writer(std::string path, const Attributes& file_attributes)
     : path_(std::move(path)), partial_(path_ + ".partial"), h_(std::make_unique<Handles>()) {
   h_->file = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (h_->file < 0) throw UsageError("cannot create results file '" + partial_ + "': " + hdf5_error_chain());
@@ -319,19 +282,18 @@ ResultsWriter::ResultsWriter(std::string path, const Attributes& file_attributes
   H5Fflush(h_->file, H5F_SCOPE_GLOBAL);
 }
 
-ResultsWriter::~ResultsWriter() {
+Writer::~Writer() {
   if (h_->runs >= 0) H5Gclose(h_->runs);
   if (h_->file >= 0) H5Fclose(h_->file);
 }
 
-void ResultsWriter::add_run(const std::string& run_id, const Attributes& attributes) {
+void Writer::add_run(const std::string& run_id, const Attributes& attributes) {
   const Handle g(check(H5Gcreate2(h_->runs, run_id.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "run " + run_id),
                  H5Gclose);
   write_attributes(g, attributes);
 }
 
-void ResultsWriter::write_table(const std::string& run_id, const TableSchema& schema, const void* rows,
-                                std::size_t count) {
+void Writer::write_table(const std::string& run_id, const TableSchema& schema, const void* rows, std::size_t count) {
   const Handle run(check(H5Gopen2(h_->runs, run_id.c_str(), H5P_DEFAULT), "run " + run_id), H5Gclose);
   const Handle type(compound_type(schema), H5Tclose);
   const hsize_t dims[1] = {count};
@@ -355,13 +317,13 @@ void ResultsWriter::write_table(const std::string& run_id, const TableSchema& sc
   write_attributes(ds, {{"description", schema.meaning}, {"columns", columns}});
 }
 
-void ResultsWriter::write_summary(const std::string& run_id, const Attributes& metrics) {
+void Writer::write_summary(const std::string& run_id, const Attributes& metrics) {
   const Handle run(check(H5Gopen2(h_->runs, run_id.c_str(), H5P_DEFAULT), "run " + run_id), H5Gclose);
   const Handle g(check(H5Gcreate2(run, "summary", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "summary"), H5Gclose);
   write_attributes(g, metrics);
 }
 
-void ResultsWriter::write_engine(const std::string& run_id, const RunStats& stats) {
+void Writer::write_engine(const std::string& run_id, const RunStats& stats) {
   std::vector<EngineRow> rows;
   for (std::size_t r = 0; r < stats.per_rank.size(); ++r) {
     const RankStats& s = stats.per_rank[r];
@@ -382,9 +344,9 @@ void ResultsWriter::write_engine(const std::string& run_id, const RunStats& stat
                         {"imbalance", stats.imbalance()}});
 }
 
-void ResultsWriter::flush() { check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush " + partial_); }
+void Writer::flush() { check(H5Fflush(h_->file, H5F_SCOPE_GLOBAL), "flush " + partial_); }
 
-void ResultsWriter::finish(const Attributes& final_attributes) {
+void Writer::finish(const Attributes& final_attributes) {
   Attributes attrs = final_attributes;
   attrs["end_time"] = iso_now();
   write_attributes(h_->file, attrs);
@@ -397,46 +359,46 @@ void ResultsWriter::finish(const Attributes& final_attributes) {
     throw IoError("cannot move '" + partial_ + "' to '" + path_ + "': " + std::strerror(errno));
 }
 
-ResultsReader::ResultsReader(const std::string& path) : path_(path) {
+Reader::Reader(const std::string& path) : path_(path) {
   file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file_ < 0) throw InputError("cannot open results file '" + path + "': " + hdf5_error_chain());
 }
 
-ResultsReader::~ResultsReader() {
+Reader::~Reader() {
   if (file_ >= 0) H5Fclose(file_);
 }
 
-bool ResultsReader::complete() const {
+bool Reader::complete() const {
   const Attributes a = file_attributes();
   const auto it = a.find("complete");
   return it != a.end() && std::holds_alternative<std::int64_t>(it->second) && std::get<std::int64_t>(it->second) == 1;
 }
 
-Attributes ResultsReader::file_attributes() const { return read_attributes(file_); }
+Attributes Reader::file_attributes() const { return read_attributes(file_); }
 
-std::vector<std::string> ResultsReader::runs() const {
+std::vector<std::string> Reader::runs() const {
   const Handle g(check(H5Gopen2(file_, "runs", H5P_DEFAULT), path_ + ": /runs"), H5Gclose);
   return children(g, H5O_TYPE_GROUP);
 }
 
-Attributes ResultsReader::run_attributes(const std::string& run_id) const {
+Attributes Reader::run_attributes(const std::string& run_id) const {
   const Handle g(check(H5Gopen2(file_, ("runs/" + run_id).c_str(), H5P_DEFAULT), path_ + ": run " + run_id), H5Gclose);
   return read_attributes(g);
 }
 
-Attributes ResultsReader::summary(const std::string& run_id) const {
+Attributes Reader::summary(const std::string& run_id) const {
   const Handle g(
       check(H5Gopen2(file_, ("runs/" + run_id + "/summary").c_str(), H5P_DEFAULT), path_ + ": summary of " + run_id),
       H5Gclose);
   return read_attributes(g);
 }
 
-std::vector<std::string> ResultsReader::tables(const std::string& run_id) const {
+std::vector<std::string> Reader::tables(const std::string& run_id) const {
   const Handle g(check(H5Gopen2(file_, ("runs/" + run_id).c_str(), H5P_DEFAULT), path_ + ": run " + run_id), H5Gclose);
   return children(g, H5O_TYPE_DATASET);
 }
 
-std::size_t ResultsReader::rows(const std::string& run_id, const std::string& table) const {
+std::size_t Reader::rows(const std::string& run_id, const std::string& table) const {
   const Handle ds(check(H5Dopen2(file_, ("runs/" + run_id + "/" + table).c_str(), H5P_DEFAULT), table), H5Dclose);
   const Handle space(check(H5Dget_space(ds), "table space"), H5Sclose);
   hsize_t dims[1] = {0};
@@ -444,7 +406,7 @@ std::size_t ResultsReader::rows(const std::string& run_id, const std::string& ta
   return static_cast<std::size_t>(dims[0]);
 }
 
-std::vector<std::byte> ResultsReader::read_table(const std::string& run_id, const TableSchema& schema) const {
+std::vector<std::byte> Reader::read_table(const std::string& run_id, const TableSchema& schema) const {
   const std::size_t n = rows(run_id, schema.name);
   std::vector<std::byte> out(n * schema.row_size);
   if (n == 0) return out;
@@ -455,7 +417,7 @@ std::vector<std::byte> ResultsReader::read_table(const std::string& run_id, cons
   return out;
 }
 
-std::uint64_t ResultsReader::table_digest(const std::string& run_id, const std::string& table) const {
+std::uint64_t Reader::table_digest(const std::string& run_id, const std::string& table) const {
   const Handle ds(check(H5Dopen2(file_, ("runs/" + run_id + "/" + table).c_str(), H5P_DEFAULT), table), H5Dclose);
   const Handle file_type(check(H5Dget_type(ds), "table type"), H5Tclose);
   const Handle type(check(H5Tget_native_type(file_type, H5T_DIR_ASCEND), "native type"), H5Tclose);
@@ -465,4 +427,4 @@ std::uint64_t ResultsReader::table_digest(const std::string& run_id, const std::
   return fnv1a({reinterpret_cast<const char*>(bytes.data()), bytes.size()}) ^ n;
 }
 
-}  // namespace tracewarp::io
+}  // namespace tracewarp::results

@@ -6,11 +6,11 @@
 
 #include "../support/temp_file.hpp"
 #include "tracewarp/core/error.hpp"
-#include "tracewarp/io/swf.hpp"
-#include "tracewarp/io/trace.hpp"
+#include "tracewarp/traces/swf.hpp"
+#include "tracewarp/traces/trace.hpp"
 
 using namespace tracewarp;
-using namespace tracewarp::io;
+using namespace tracewarp::traces;
 using tracewarp::testing::TempFile;
 
 namespace {

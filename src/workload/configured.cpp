@@ -1,0 +1,97 @@
+#include "tracewarp/workload/configured.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/traces/trace.hpp"
+#include "tracewarp/workload/transforms.hpp"
+
+namespace tracewarp::workload {
+
+const ParamTable<Source>& source_params() {
+  using P = Source;
+  static const ParamTable<P> table =
+      ParamTable<P>("workload")
+          .text("generator", &P::generator, "a model's workload generator instead of a trace")
+          .text("trace", &P::trace, "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)")
+          .text("format", &P::format, "trace format (see tracewarp inspect --help)")
+          .integer("cores_per_node", &P::cores_per_node,
+                   "SWF processors per node (0 = from the header: MaxProcs/MaxNodes when whole, else 1 with the "
+                   "machine in processors; io/swf.hpp)")
+          .choice("missing_requested", &P::missing_requested, {"run-time", "drop"},
+                  "SWF jobs without requested time: use their run time, or drop them");
+  return table;
+}
+
+std::string data_directory() {
+  const char* env = std::getenv("TRACEWARP_DATA");
+  return env != nullptr && *env != '\0' ? env : "../shared/data";
+}
+
+std::string expand_data_path(const std::string& path) {
+  static const std::string token = "${TRACEWARP_DATA}";
+  std::string out = path;
+  for (auto at = out.find(token); at != std::string::npos; at = out.find(token, at))
+    out.replace(at, token.size(), data_directory());
+  return out;
+}
+
+namespace {
+
+std::string counts_text(const std::map<std::string, std::uint64_t>& by_reason) {
+  std::string text;
+  for (const auto& [reason, n] : by_reason) text += (text.empty() ? "" : ", ") + std::to_string(n) + " " + reason;
+  return text;
+}
+
+// The trace as read, before its transforms: the last one read stays for the next run that reads
+// the same file with the same options (a sweep's runs, a run after its check). Its key holds the
+// file's size and modification time, so a trace rewritten between runs is read again.
+Workload read_trace(const std::string& path, const traces::TraceOptions& options) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  const auto modified = std::filesystem::last_write_time(path, ec).time_since_epoch().count();
+  const std::string key = path + "\n" + std::to_string(static_cast<int>(options.format)) + " " +
+                          std::to_string(options.swf.cores_per_node) + " " +
+                          std::to_string(static_cast<int>(options.swf.missing_requested)) + " " + std::to_string(size) +
+                          " " + std::to_string(modified);
+  static std::mutex mutex;
+  static std::string kept_key;
+  static Workload kept;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (kept_key != key || ec) {
+    kept_key.clear();
+    kept = traces::load_workload(path, options);
+    if (kept.jobs.empty())
+      throw InputError(path + ": no jobs to run: " + std::to_string(kept.tally.records) + " job record(s) read" +
+                       (kept.tally.dropped.empty() ? "" : ", dropped: " + counts_text(kept.tally.dropped)));
+    kept_key = key;
+  }
+  return kept;
+}
+
+}  // namespace
+
+Workload load_configured(const Config& c) {
+  const Source source = source_params().read(c);
+  if (source.trace.empty()) throw ConfigError(source_params().key_of(&Source::trace) + " is not set");
+  traces::TraceOptions options;
+  options.format = traces::parse_trace_format(source.format);
+  options.swf.cores_per_node = source.cores_per_node;
+  options.swf.missing_requested = traces::parse_missing_requested(source.missing_requested);
+  Workload w = read_trace(expand_data_path(source.trace), options);
+  const std::size_t read = w.jobs.size();
+  apply_transforms(w, transform_params().read(c));
+  if (w.jobs.empty()) {
+    std::string transforms;
+    for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : ", ") + t;
+    throw ConfigError(w.source + ": the workload.* transforms (" + transforms + ") left none of its " +
+                      std::to_string(read) + " jobs");
+  }
+  return w;
+}
+
+}  // namespace tracewarp::workload
