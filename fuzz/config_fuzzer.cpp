@@ -26,12 +26,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (static_cast<double>(runs.size()) != e.run_count()) fuzz::violated("run count differs from the expansion");
     for (std::size_t i = 0; i < runs.size() && i < 64; ++i) {
       const Config& c = runs[i].config;
-      experiment::engine_params().read(c);
+      engine_params().read(c);
       experiment::run_layout_params().read(c);
       workload::source_params().read(c);
       workload::transform_params().read(c);
       config::output_params().read(c);
-      model::find_model(config::experiment_params().read(c).model);
+      model::find_model(experiment::model_params().read(c).model);
+      model::generator_params().read(c);
     }
   } catch (const Error& e) {  // bad input must be an exit-2 error, never a "run failure"
     if (e.exit_code() != 2) fuzz::violated(e.what());

@@ -23,7 +23,7 @@ std::string hex(std::uint64_t v) {
 }
 
 const ConfigSchema& bench_keys() {
-  static const ConfigSchema keys = model::keys_of(experiment::engine_params(), phold::param_table());
+  static const ConfigSchema keys = model::keys_of(engine_params(), phold::param_table());
   return keys;
 }
 
@@ -43,7 +43,7 @@ void run_phold_bench(const PholdOptions& o) {
   const bool lps_given = std::any_of(o.given.begin(), o.given.end(), [&](const auto& g) { return g.first == lps_key; });
   if (!lps_given) params.lps = o.lps_per_rank * static_cast<LpId>(world.size());
   params.seed = o.seed;
-  EngineConfig engine = experiment::engine_params().read(config);
+  EngineConfig engine = engine_params().read(config);
   engine.progress = terminal_progress([] { return std::string("phold"); }, o.json);
   const phold::Result r = phold::run(world, params, engine);
   if (engine.progress) std::fprintf(stderr, "\n");

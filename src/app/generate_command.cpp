@@ -62,7 +62,7 @@ void add_generate_command(CLI::App& app, Action& action) {
               "override a key, e.g. --set kmix.days=30 --set experiment.seed=7");
   k->callback([o, &action] {
     action = [o] {
-      write_workload(*o, {workload::source_params().key_of(&workload::Source::generator) + "=kcomputer"});
+      write_workload(*o, {model::generator_params().key_of(&model::GeneratorChoice::generator) + "=kcomputer"});
     };
   });
 }

@@ -1,6 +1,4 @@
 #include "tracewarp/config/settings.hpp"
-#include "tracewarp/workload/configured.hpp"
-#include "tracewarp/workload/transforms.hpp"
 
 namespace tracewarp::config {
 
@@ -9,7 +7,6 @@ const ParamTable<ExperimentSettings>& experiment_params() {
   static const ParamTable<P> table =
       ParamTable<P>("experiment")
           .text("name", &P::name, "name stored in the results file")
-          .text("model", &P::model, "the model to run")
           .integer("seed", &P::seed, "random seed of the first replication")
           .integer("replications", &P::replications,
                    "runs per sweep point, with seeds seed, seed+1, ... (varied fastest)", {.min = 1});
@@ -24,17 +21,6 @@ const ParamTable<OutputSettings>& output_params() {
           .seconds("series_interval_s", &P::series_interval,
                    "sampling interval of the series tables, simulated seconds", {.min = 1e-9});
   return table;
-}
-
-const ConfigSchema& core_config_keys() {
-  static const ConfigSchema keys = [] {
-    ConfigSchema all;
-    for (const ConfigSchema* part : {&experiment_params().schema(), &workload::source_params().schema(),
-                                     &workload::transform_params().schema(), &output_params().schema()})
-      all.insert(all.end(), part->begin(), part->end());
-    return all;
-  }();
-  return keys;
 }
 
 }  // namespace tracewarp::config

@@ -417,7 +417,7 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
 }  // namespace
 
 std::string run_sweep(const Communicator& world, const config::Experiment& experiment, const SweepOptions& o) {
-  const model::ModelInfo& model = model::find_model(config::experiment_params().read(experiment.base).model);
+  const model::ModelInfo& model = model::find_model(model_params().read(experiment.base).model);
   const std::vector<config::RunSpec> runs = experiment.runs();
   for (const config::RunSpec& run : runs) engine_params().read(run.config);  // every run valid before any runs
   const std::uint32_t configured = run_layout_params().read(experiment.base).ranks_per_run;

@@ -22,20 +22,33 @@ const std::vector<ModelInfo>& models() {
   return all;
 }
 
+const ParamTable<GeneratorChoice>& generator_params() {
+  static const ParamTable<GeneratorChoice> table = [] {
+    std::vector<std::string> names{""};
+    std::string described;
+    for (const ModelInfo& m : models())
+      for (const WorkloadGenerator& g : m.generators) {
+        names.push_back(g.name);
+        described += "; " + g.name + ": " + g.description;
+      }
+    return ParamTable<GeneratorChoice>("workload")
+        .choice("generator", &GeneratorChoice::generator, names,
+                "a model's workload generator instead of a trace" + described);
+  }();
+  return table;
+}
+
 workload::Workload configured_workload(const Config& c) {
-  const workload::Source source = workload::source_params().read(c);
-  if (source.generator.empty()) return workload::load_configured(c);
-  std::string known;
+  const std::string generator = generator_params().read(c).generator;
+  if (generator.empty()) return workload::load_configured(c);
   for (const ModelInfo& m : models())
-    for (const WorkloadGenerator& g : m.generators) {
-      if (g.name == source.generator) {
+    for (const WorkloadGenerator& g : m.generators)
+      if (g.name == generator) {
         workload::Workload w = g.make(c);
         if (w.jobs.empty()) throw ConfigError("workload.generator '" + g.name + "' made no jobs with these parameters");
         return w;
       }
-      known += (known.empty() ? "" : ", ") + g.name;
-    }
-  throw ConfigError("unknown workload.generator '" + source.generator + "' (" + known + ")");
+  throw InvariantError("workload.generator '" + generator + "' is declared but no model makes it");
 }
 
 const ModelInfo& find_model(const std::string& name) { return find_named(models(), name, "model"); }

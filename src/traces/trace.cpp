@@ -445,6 +445,12 @@ constexpr std::pair<TraceFormat, const char*> kFormatNames[] = {
 
 }  // namespace
 
+std::vector<std::string> trace_format_names() {
+  std::vector<std::string> names;
+  for (const auto& [format, text] : kFormatNames) names.emplace_back(text);
+  return names;
+}
+
 TraceFormat parse_trace_format(const std::string& name) {
   for (const auto& [format, text] : kFormatNames)
     if (name == text) return format;

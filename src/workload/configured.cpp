@@ -15,9 +15,8 @@ const ParamTable<Source>& source_params() {
   using P = Source;
   static const ParamTable<P> table =
       ParamTable<P>("workload")
-          .text("generator", &P::generator, "a model's workload generator instead of a trace")
           .text("trace", &P::trace, "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)")
-          .text("format", &P::format, "trace format (see tracewarp inspect --help)")
+          .choice("format", &P::format, traces::trace_format_names(), "trace format (see tracewarp inspect --help)")
           .integer("cores_per_node", &P::cores_per_node,
                    "SWF processors per node (0 = from the header: MaxProcs/MaxNodes when whole, else 1 with the "
                    "machine in processors; io/swf.hpp)")

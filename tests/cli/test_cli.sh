@@ -63,9 +63,12 @@ fi
 
 study="$(dirname "$0")/../../experiments/kcomputer-interval/study.toml"
 out=$(mktemp -d)
-check "a free-run kernel this CPU does not run, exit 2" 2 "TRACEWARP_FREE_RUNS=sse9: this CPU runs the free-run kernels portable" \
-  -- env TRACEWARP_FREE_RUNS=sse9 "$tw" run -q "$study" --set batch.machine=kcomputer-768 --set kmix.days=1 \
-  --set experiment.replications=1 -o "$out/k.h5"
+check "a free-run kernel that does not exist, exit 2" 2 "batch.free_runs must be one of auto, portable, avx2, avx512" \
+  -- "$tw" run -q "$study" --set batch.machine=kcomputer-768 --set kmix.days=1 \
+  --set experiment.replications=1 --set batch.free_runs=sse9 -o "$out/k.h5"
+check "the portable free-run kernel by its key" 0 "" \
+  -- "$tw" run -q "$study" --set batch.machine=kcomputer-768 --set kmix.days=1 \
+  --set experiment.replications=1 --set batch.free_runs=portable -o "$out/portable.h5"
 rm -rf "$out"
 
 # A singleton's MPI session directory is its own (Open MPI singletons otherwise share one that the

@@ -11,6 +11,17 @@ using namespace tracewarp::config;
 using namespace tracewarp::workload;
 
 namespace {
+// The experiment file's own sections and the workload's: all that load_configured reads.
+const ConfigSchema& workload_keys() {
+  static const ConfigSchema keys = [] {
+    ConfigSchema all;
+    for (const ConfigSchema* part : {&experiment_params().schema(), &source_params().schema(),
+                                     &transform_params().schema(), &output_params().schema()})
+      all.insert(all.end(), part->begin(), part->end());
+    return all;
+  }();
+  return keys;
+}
 workload::Workload five_jobs() {
   workload::Workload w;
   w.max_nodes = 100;
@@ -99,7 +110,7 @@ TEST_CASE("transforms: the workload.* keys build the workload, data path expande
   REQUIRE(expand_data_path("${TRACEWARP_DATA}/x") == dir + "/x");
   const Experiment e = parse_experiment(
       "[workload]\ntrace = \"${TRACEWARP_DATA}/" + name + "\"\nmin_run_s = 90.0\nwra = 1.0\nscale_nodes_to = 4\n",
-      "w.toml", {}, core_config_keys());
+      "w.toml", {}, workload_keys());
   const workload::Workload w = load_configured(e.base);
   unsetenv("TRACEWARP_DATA");
   REQUIRE(w.jobs.size() == 2);    // job 2 ran 30 s
@@ -120,7 +131,7 @@ TEST_CASE("transforms: successful_only keeps the WRSA study's Original workload"
       "5 40 0 100 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"     // no requested time: not a valid request
       "6 50 0 200 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n");  // exactly its request: kept
   const Experiment e = parse_experiment("[workload]\ntrace = \"" + f.path() + "\"\nsuccessful_only = true\n", "w.toml",
-                                        {}, core_config_keys());
+                                        {}, workload_keys());
   const workload::Workload w = load_configured(e.base);
   REQUIRE(w.jobs.size() == 2);
   REQUIRE(w.jobs[0].id == 1);

@@ -1,6 +1,8 @@
-// The sections every experiment has, each key declared once (io/params.hpp): experiment,
-// workload and output. The engine's section is declared in experiment/settings.hpp, models
-// declare theirs beside their code, and experiment::config_schema() puts everything together.
+// The keys every experiment file has that no layer below owns, each declared once
+// (core/params.hpp): the experiment's name, seed and replications (what the runs of a sweep are
+// made of), and the output. Every other layer declares its keys beside its code (engine/config.hpp,
+// workload/, model/registry.hpp, each model, experiment/settings.hpp for experiment.model), and
+// experiment::config_schema() lists them all.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +15,6 @@ namespace tracewarp::config {
 
 struct ExperimentSettings {
   std::string name = "experiment";
-  std::string model = "phold";
   std::int64_t seed = 1;
   std::int64_t replications = 1;
 };
@@ -24,8 +25,5 @@ struct OutputSettings {
   Time series_interval = 300 * kTicksPerSecond;
 };
 const ParamTable<OutputSettings>& output_params();
-
-// The keys of the sections above, in documentation order.
-const ConfigSchema& core_config_keys();
 
 }  // namespace tracewarp::config

@@ -79,7 +79,7 @@ class ParamTable {
   ParamTable&& choice(const std::string& key, std::string P::*member, std::vector<std::string> allowed,
                       const std::string& meaning) && {
     std::string list;
-    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + (a.empty() ? "\"\" (none)" : a);
     add(member, key, ConfigType::string, P{}.*member, meaning + " (one of: " + list + ")",
         [=, name = full(key)](const Config& c, P& p) {
           const std::string& v = c.get_string(name);
@@ -103,6 +103,18 @@ class ParamTable {
                       M (*parse)(const V&, const std::string& key)) && {
     add(member, key, config_type_of<V>(), show(P{}.*member), meaning,
         [=, name = full(key)](const Config& c, P& p) { p.*member = parse(value_of<V>(c, name), name); });
+    return std::move(*this);
+  }
+
+  // Every key of `part`, a table of a member's type, in this table: one section declared by two
+  // layers (the batch model's keys and its policies'), read as one. `part` must outlive this.
+  template <class M>
+  ParamTable&& include(M P::*member, const ParamTable<M>& part) && {
+    for (const ConfigKey& k : part.schema()) {
+      schema_.push_back(k);
+      offsets_.push_back(-1);  // key_of finds a member of `part` through `part`
+    }
+    readers_.push_back([member, &part](const Config& c, P& p) { p.*member = part.read(c); });
     return std::move(*this);
   }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "tracewarp/core/params.hpp"
 #include "tracewarp/core/time.hpp"
 
 namespace tracewarp {
@@ -64,5 +65,9 @@ struct EngineConfig {
 
   std::function<void(const Progress&)> progress;  // optional; never affects results
 };
+
+// engine.*: the keys of an EngineConfig, as `run` and `bench` both read them (the rest of it is
+// set by the caller: end time, checkpoint folder, progress).
+const ParamTable<EngineConfig>& engine_params();
 
 }  // namespace tracewarp

@@ -64,6 +64,12 @@ struct ModelInfo {
 };
 
 const std::vector<ModelInfo>& models();
+
+// workload.generator: a model's generator instead of a trace (one of the models' generators).
+struct GeneratorChoice {
+  std::string generator;  // empty: the trace of workload.trace
+};
+const ParamTable<GeneratorChoice>& generator_params();
 const ModelInfo& find_model(const std::string& name);  // throws ConfigError
 // The workload of a configuration: the trace of workload.trace, or the generator named by
 // workload.generator (whichever model declares it), transformed by the workload.* keys. A

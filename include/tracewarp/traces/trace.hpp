@@ -11,6 +11,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "tracewarp/traces/swf.hpp"
 #include "tracewarp/workload/workload.hpp"
@@ -28,6 +29,7 @@ enum class TraceFormat {
   task_durations
 };
 TraceFormat parse_trace_format(const std::string& name);  // throws UsageError
+std::vector<std::string> trace_format_names();            // "auto", "swf", ...
 std::string to_string(TraceFormat format);
 // From the file name and, for CSV files, the first line.
 TraceFormat detect_trace_format(const std::string& path);  // throws InputError

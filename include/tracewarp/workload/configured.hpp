@@ -10,9 +10,9 @@
 
 namespace tracewarp::workload {
 
-// Where a workload comes from: a trace, or a model's generator.
+// The trace a workload comes from, and how it is read (a model's generator instead of a trace is
+// workload.generator, model/registry.hpp).
 struct Source {
-  std::string generator;
   std::string trace;
   std::string format = "auto";
   std::uint32_t cores_per_node = 0;

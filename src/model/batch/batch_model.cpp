@@ -60,10 +60,10 @@ void add_machine_totals(std::vector<SeriesRow>& series) {
 
 }  // namespace
 
+// Each key's own range and choices are checked where it is declared (param_table); this checks
+// what they cannot say alone: a machine resolved to some nodes, and a policy that takes it.
 void validate(const workload::Workload& workload, const BatchParams& params) {
   if (params.nodes == 0) throw ConfigError("batch: the machine has no nodes (set batch.nodes)");
-  if (params.block_nodes == 0) throw ConfigError("batch.block_nodes must be >= 1");
-  if (params.sample_interval <= 0) throw ConfigError("the series interval must be > 0");
   for (std::size_t i = 1; i < workload.jobs.size(); ++i)
     if (workload.jobs[i].submit < workload.jobs[i - 1].submit) throw InvariantError("batch: workload not sorted");
   make_policy(params);  // a bad name or pattern fails before anything runs

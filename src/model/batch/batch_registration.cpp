@@ -11,19 +11,17 @@
 namespace tracewarp::batch {
 namespace {
 
-// The machine: a preset, and the allocation rule (empty = the preset's, else any).
-struct MachineChoice {
-  std::string machine;
-  std::string allocation;
-};
+// The machine's keys: a preset, and the allocation rule (empty = the preset's, else any).
 const ParamTable<MachineChoice>& machine_params() {
-  static const ParamTable<MachineChoice> table =
-      ParamTable<MachineChoice>("batch")
-          .text("machine", &MachineChoice::machine,
-                "preset machine: kcomputer, kcomputer-768 or ricc (model/batch/machines.hpp); empty = none")
-          .text("allocation", &MachineChoice::allocation,
-                "any (lowest-numbered free nodes) or contiguous (one range, lowest start); empty = the preset's, else "
-                "any");
+  static const ParamTable<MachineChoice> table = [] {
+    std::vector<std::string> presets{""};
+    for (const std::string& name : machine_preset_names()) presets.push_back(name);
+    return ParamTable<MachineChoice>("batch")
+        .choice("machine", &MachineChoice::preset, presets, "preset machine (model/batch/machines.hpp)")
+        .choice("allocation", &MachineChoice::allocation, {"", "any", "contiguous"},
+                "any (lowest-numbered free nodes) or contiguous (one range, lowest start); empty = the preset's, "
+                "else any");
+  }();
   return table;
 }
 
@@ -61,7 +59,7 @@ const ParamTable<KmixGroups>& kmix_group_params() {
 }
 
 std::optional<MachinePreset> configured_machine(const Config& c) {
-  const std::string name = machine_params().read(c).machine;
+  const std::string name = machine_params().read(c).preset;
   if (name.empty()) return std::nullopt;
   return machine_preset(name);
 }
@@ -95,7 +93,6 @@ workload::Workload generate_kcomputer(const Config& c) {
 BatchParams configured_params(const Config& c, const workload::Workload& w) {
   const std::optional<MachinePreset> machine = configured_machine(c);
   BatchParams p = param_table().read(c);
-  p.policy_settings = policy_params().read(c);
   if (p.nodes == 0 && !machine && w.max_nodes > std::int64_t{kMaxBatchNodes})
     throw ConfigError(w.source + ": its header gives a machine of " + std::to_string(w.max_nodes) +
                       " nodes, more than the batch model takes (" + std::to_string(kMaxBatchNodes) +
@@ -106,7 +103,7 @@ BatchParams configured_params(const Config& c, const workload::Workload& w) {
     throw ConfigError(w.source + ": the trace gives no machine size (no MaxNodes or MaxProcs header): set batch.nodes" +
                       " (and workload.cores_per_node when jobs are sized in processors)");
   if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
-  const std::string allocation = machine_params().read(c).allocation;
+  const std::string& allocation = p.machine.allocation;
   p.allocation = !allocation.empty() ? parse_allocation(allocation) : machine ? machine->allocation : Allocation::any;
   p.sample_interval = config::output_params().read(c).series_interval;
   return p;
@@ -145,6 +142,7 @@ const ParamTable<BatchParams>& param_table() {
   using P = BatchParams;
   static const ParamTable<P> table =
       ParamTable<P>("batch")
+          .include(&P::machine, machine_params())
           .integer("nodes", &P::nodes,
                    "machine nodes (0 = the preset's, else MaxNodes of the trace); with a preset's node count its "
                    "resource groups apply",
@@ -158,7 +156,8 @@ const ParamTable<BatchParams>& param_table() {
                    "passes only at multiples of this, seconds (0 = after every instant with an arrival or end)",
                    {.min = 0})
           .flag("kill_at_walltime", &P::kill_at_walltime, "jobs end at their requested walltime at the latest")
-          .integer("block_nodes", &P::block_nodes, "nodes per node-block LP", {.min = 1});
+          .integer("block_nodes", &P::block_nodes, "nodes per node-block LP", {.min = 1})
+          .include(&P::policy_settings, policy_params());
   return table;
 }
 
@@ -168,7 +167,7 @@ const model::ModelInfo& batch_model() {
       "rigid jobs on a space-shared machine (docs/studies.md#batch); workload from workload.*, keys batch.*",
       run_from_config,
       {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
-      model::keys_of(machine_params(), param_table(), policy_params(), kmix_params(), kmix_group_params()),
+      model::keys_of(param_table(), kmix_params(), kmix_group_params()),
       {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}},
       [](const Config& c) {
         const workload::Workload w = model::configured_workload(c);

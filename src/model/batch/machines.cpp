@@ -4,6 +4,8 @@
 
 namespace tracewarp::batch {
 
+std::vector<std::string> machine_preset_names() { return {"kcomputer", "kcomputer-768", "ricc"}; }
+
 MachinePreset machine_preset(const std::string& name) {
   if (name == "kcomputer")
     return {.name = name,

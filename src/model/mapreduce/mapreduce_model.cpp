@@ -534,11 +534,11 @@ const TableSchema& series_table_schema() {
   return schema;
 }
 
+// Each key's own range and choices are checked where it is declared (param_table); this checks
+// what they cannot say alone.
 void validate(const MapReduceParams& params) {
-  if (params.interval <= 0) throw ConfigError("the series interval must be > 0");
   if (params.memory_gb < std::min(params.map_memory_gb, params.reduce_memory_gb) && params.maps + params.reduces > 0)
     throw ConfigError("mapreduce: a worker's memory holds no container");
-  find_detector(params.detector);
 }
 
 MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& params, EngineConfig engine) {

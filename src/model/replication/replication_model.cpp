@@ -622,14 +622,7 @@ const TableSchema& series_table_schema() {
   return schema;
 }
 
-void validate(const ReplicationParams& params) {
-  if (params.interval <= 0) throw ConfigError("the series interval must be > 0");
-  if (params.hosts < 2) throw ConfigError("replication.hosts must be >= 2");
-  find_method(params.method);
-}
-
 ReplicationResult run_replication(const Communicator& comm, const ReplicationParams& params, EngineConfig engine) {
-  validate(params);
   const Method& method = find_method(params.method);
   Shared shared{params,
                 &method,

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -245,18 +244,6 @@ std::vector<FreeRunKernel> kernels_of_this_cpu() {
   return kernels;
 }
 
-const FreeRunKernel& kernel_named_by_environment() {
-  const std::span<const FreeRunKernel> kernels = free_run_kernels();
-  const char* const name = std::getenv("TRACEWARP_FREE_RUNS");
-  if (name == nullptr || *name == '\0') return kernels.back();
-  std::string names;
-  for (const FreeRunKernel& k : kernels) {
-    if (k.name == std::string_view(name)) return k;
-    names += std::string(names.empty() ? "" : ", ") + k.name;
-  }
-  throw ConfigError("TRACEWARP_FREE_RUNS=" + std::string(name) + ": this CPU runs the free-run kernels " + names);
-}
-
 }  // namespace
 
 std::span<const FreeRunKernel> free_run_kernels() {
@@ -264,9 +251,15 @@ std::span<const FreeRunKernel> free_run_kernels() {
   return kernels;
 }
 
-const FreeRunKernel& chosen_free_run_kernel() {
-  static const FreeRunKernel& chosen = kernel_named_by_environment();
-  return chosen;
+const FreeRunKernel& free_run_kernel_named(std::string_view name) {
+  const std::span<const FreeRunKernel> kernels = free_run_kernels();
+  if (name == "auto") return kernels.back();
+  std::string names;
+  for (const FreeRunKernel& k : kernels) {
+    if (k.name == name) return k;
+    names += std::string(names.empty() ? "" : ", ") + k.name;
+  }
+  throw ConfigError("batch.free_runs = " + std::string(name) + ": this CPU runs the free-run kernels " + names);
 }
 
 }  // namespace tracewarp::batch::detail

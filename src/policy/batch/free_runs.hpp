@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 namespace tracewarp::batch::detail {
 
@@ -65,9 +66,8 @@ struct FreeRunKernel {
 // The kernels this CPU can run: the portable one first, the fastest last.
 std::span<const FreeRunKernel> free_run_kernels();
 
-// The kernel interval scheduling uses: the one named by the environment variable
-// TRACEWARP_FREE_RUNS (portable, avx2 or avx512: for comparing them, or ruling a kernel out),
-// else the fastest. ConfigError if the named kernel is not one this CPU runs.
-const FreeRunKernel& chosen_free_run_kernel();
+// The kernel named by batch.free_runs: "auto" is the fastest this CPU runs; portable, avx2 or
+// avx512 name one (for comparing them, or ruling one out). ConfigError if this CPU does not run it.
+const FreeRunKernel& free_run_kernel_named(std::string_view name);
 
 }  // namespace tracewarp::batch::detail

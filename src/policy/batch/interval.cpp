@@ -93,8 +93,8 @@ IntervalPattern parse_interval_pattern(const std::string& spec) {
   return pattern;
 }
 
-IntervalPlan::IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern)
-    : nodes_(nodes), kernel_(&detail::chosen_free_run_kernel()) {
+IntervalPlan::IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern, std::string_view kernel)
+    : nodes_(nodes), kernel_(&detail::free_run_kernel_named(kernel)) {
   begins_.reserve(pattern.lengths.size() + 1);
   begins_.push_back(now);
   for (const Time l : pattern.lengths) begins_.push_back(begins_.back() + l);
@@ -424,13 +424,14 @@ IntervalPlan::Placement IntervalPlan::earliest(std::uint32_t count, const std::a
 
 std::uint64_t IntervalPlan::mask_of(std::uint32_t node) const { return used_[segment_at(node)]; }
 
-IntervalPolicy::IntervalPolicy(IntervalPattern pattern, Passes passes) : pattern_(std::move(pattern)), passes_(passes) {
-  detail::chosen_free_run_kernel();  // a kernel named in the environment is checked here, at set-up
+IntervalPolicy::IntervalPolicy(IntervalPattern pattern, Passes passes, std::string kernel)
+    : pattern_(std::move(pattern)), passes_(passes), kernel_(std::move(kernel)) {
+  detail::free_run_kernel_named(kernel_);  // a kernel this CPU does not run is refused at set-up
 }
 
 PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
-  IntervalPlan plan(in.total_nodes, in.now, pattern_);
+  IntervalPlan plan(in.total_nodes, in.now, pattern_, kernel_);
   plan.occupy_running(in.running);
   if (!memory_.of_last_pass) memory_.of_last_pass = std::make_shared<IntervalPassMemory>();
   IntervalPassMemory& memory = *memory_.of_last_pass;

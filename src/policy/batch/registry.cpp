@@ -1,15 +1,33 @@
 #include "tracewarp/policy/batch/registry.hpp"
 
+#include "tracewarp/core/error.hpp"
 #include "tracewarp/core/named.hpp"
+#include "tracewarp/policy/batch/interval.hpp"
 
 namespace tracewarp::batch {
+namespace {
+std::string show_pattern(const std::string& spec) { return spec; }
+// A pattern is checked where it is read, so a bad one stops a run before it starts.
+std::string checked_pattern(const std::string& spec, const std::string& key) {
+  try {
+    parse_interval_pattern(spec);
+  } catch (const ConfigError& e) {
+    throw ConfigError(key + ": " + e.what());
+  }
+  return spec;
+}
+}  // namespace
 
 const ParamTable<PolicySettings>& policy_params() {
   using P = PolicySettings;
   static const ParamTable<P> table =
       ParamTable<P>("batch")
-          .text("interval_pattern", &P::interval_pattern,
-                "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h")
+          .mapped("interval_pattern", &P::interval_pattern,
+                  "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h",
+                  show_pattern, checked_pattern)
+          .choice("free_runs", &P::free_runs, {"auto", "portable", "avx2", "avx512"},
+                  "policy interval: the free-run search kernel (auto = the fastest this CPU runs; the others for "
+                  "comparing them: every kernel gives the same tables)")
           .flag("interval_from_scratch", &P::interval_from_scratch,
                 "policy interval: search every job at every pass instead of keeping the places that provably did "
                 "not change (same decisions; for pass wall times like a scheduler that plans from scratch)")
@@ -31,9 +49,10 @@ const std::vector<BatchPolicyInfo>& batch_policies() {
        [](const PolicySettings&) -> AnyBatchPolicy { return ConservativeBackfillPolicy{}; }},
       {"interval", "K computer interval scheduling: contiguous ranges planned on interval boundaries", true,
        [](const PolicySettings& s) -> AnyBatchPolicy {
-         return IntervalPolicy{parse_interval_pattern(s.interval_pattern), s.interval_from_scratch
-                                                                               ? IntervalPolicy::Passes::from_scratch
-                                                                               : IntervalPolicy::Passes::keep_places};
+         return IntervalPolicy{
+             parse_interval_pattern(s.interval_pattern),
+             s.interval_from_scratch ? IntervalPolicy::Passes::from_scratch : IntervalPolicy::Passes::keep_places,
+             s.free_runs};
        }},
       {"lwjf", "largest WRSA job first: FCFS over the queue in descending WRSA, stops at the first misfit", false,
        [](const PolicySettings&) -> AnyBatchPolicy { return LwjfPolicy{}; }},

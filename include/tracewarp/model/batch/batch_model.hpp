@@ -47,7 +47,15 @@ namespace tracewarp::batch {
 // rather than read as garbage.
 inline constexpr std::uint32_t kMaxBatchNodes = 1u << 24;
 
+// The machine a run asks for: a preset (model/batch/machines.hpp) and an allocation rule, each
+// empty for "the preset's, else the default".
+struct MachineChoice {
+  std::string preset;
+  std::string allocation;
+};
+
 struct BatchParams {
+  MachineChoice machine;              // as asked; the members below are what it resolved to
   std::uint32_t nodes = 0;            // machine size
   std::vector<ResourceGroup> groups;  // empty: one group of the whole machine
   Allocation allocation = Allocation::any;

@@ -38,6 +38,8 @@ struct MachinePreset {
 
 // "kcomputer", "kcomputer-768", "ricc"; ConfigError otherwise.
 MachinePreset machine_preset(const std::string& name);
+// The names machine_preset knows, for batch.machine.
+std::vector<std::string> machine_preset_names();
 
 // The groups of a machine of `nodes` nodes: the given ones (checked: they must add up to the
 // machine), or one group of all of them taking every job size.

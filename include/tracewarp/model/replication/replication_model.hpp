@@ -121,8 +121,6 @@ struct ReplicationResult {
   double total_peak_flops = 0;
 };
 
-// What run_replication refuses, checked without running (ConfigError naming the key).
-void validate(const ReplicationParams& params);
 ReplicationResult run_replication(const Communicator& comm, const ReplicationParams& params, EngineConfig engine);
 Attributes replication_summary(const ReplicationResult& result, const ReplicationParams& params);
 

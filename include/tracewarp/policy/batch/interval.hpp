@@ -28,6 +28,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tracewarp/core/persist.hpp"
@@ -55,7 +56,8 @@ struct FreeRunKernel;  // src/policy/batch/free_runs.hpp
 // The used-space plan of one pass: nodes 0..N-1 times the pattern's intervals.
 class IntervalPlan {
  public:
-  IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern);
+  // `kernel`: the free-run search (batch.free_runs; "auto" = the fastest this CPU runs).
+  IntervalPlan(std::uint32_t nodes, Time now, const IntervalPattern& pattern, std::string_view kernel = "auto");
 
   std::uint32_t nodes() const { return nodes_; }
   std::size_t intervals() const { return begins_.size() - 1; }
@@ -189,8 +191,8 @@ class IntervalPolicy {
   // decisions, less work); from_scratch: every pass searches every job, as a scheduler without
   // that memory would (for its pass wall times).
   enum class Passes : std::uint8_t { keep_places, from_scratch };
-  // ConfigError if TRACEWARP_FREE_RUNS names a kernel this CPU does not run.
-  explicit IntervalPolicy(IntervalPattern pattern, Passes passes = Passes::keep_places);
+  // `kernel` names the free-run search (batch.free_runs); ConfigError if this CPU does not run it.
+  explicit IntervalPolicy(IntervalPattern pattern, Passes passes = Passes::keep_places, std::string kernel = "auto");
   // A job longer than the horizon never fits in it.
   Time longest_plannable() const { return pattern_.horizon(); }
   PassDecision pass(const SchedulingInput& in);
@@ -209,6 +211,7 @@ class IntervalPolicy {
   };
   IntervalPattern pattern_;
   Passes passes_;
+  std::string kernel_;  // configuration, like the pattern
   Memory memory_;
 };
 

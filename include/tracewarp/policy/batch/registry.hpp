@@ -22,6 +22,7 @@ using AnyBatchPolicy = std::variant<FcfsPolicy, EasyBackfillPolicy, Conservative
 struct PolicySettings {
   std::string interval_pattern = "A";        // interval
   bool interval_from_scratch = false;        // interval
+  std::string free_runs = "auto";            // interval: the free-run search kernel
   double wrsa_alpha = WrsaSettings{}.alpha;  // wrsa-or, wrsa-ar
   double wrsa_beta = WrsaSettings{}.beta;    // the scores every WRSA policy reads
   WrsaSettings wrsa() const { return {wrsa_alpha, wrsa_beta}; }

@@ -1,0 +1,47 @@
+// The engine's configuration keys (engine.*), declared beside the engine they set.
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/engine/config.hpp"
+
+namespace tracewarp {
+
+namespace {
+std::string show_sync(const SyncMode& m) { return to_string(m); }
+SyncMode parse_sync(const std::string& v, const std::string&) { return parse_sync_mode(v); }
+std::string show_placement(const Placement& p) {
+  return p.kind == PlacementKind::block ? "block" : p.kind == PlacementKind::round_robin ? "round-robin" : p.file;
+}
+Placement parse_place(const std::string& v, const std::string&) { return parse_placement(v); }
+double show_window(const Time& t) { return to_seconds(t); }
+Time parse_window(const double& s, const std::string&) { return s > 0 ? from_seconds(s) : 0; }
+std::int64_t show_mib(const std::uint64_t& bytes) { return static_cast<std::int64_t>(bytes >> 20); }
+std::uint64_t parse_mib(const std::int64_t& mib, const std::string& key) {
+  if (mib < 0) throw ConfigError(key + " must be >= 0, got " + std::to_string(mib));
+  return static_cast<std::uint64_t>(mib) << 20;
+}
+}  // namespace
+
+const ParamTable<EngineConfig>& engine_params() {
+  using P = EngineConfig;
+  static const ParamTable<P> table =
+      ParamTable<P>("engine")
+          .mapped("sync", &P::sync, "sequential, optimistic, conservative or rollback-check", show_sync, parse_sync)
+          .integer("threads", &P::threads, "TBB threads per rank for event handlers", {.min = 1})
+          .mapped("placement", &P::placement, "LP placement: block, round-robin or a partition file", show_placement,
+                  parse_place)
+          .integer("gvt_interval", &P::gvt_interval, "events a rank executes between the openings of GVT rounds",
+                   {.min = 1})
+          .integer("poll_interval", &P::poll_interval, "events between remote message exchanges", {.min = 1})
+          .mapped("window_s", &P::optimism_window, "optimism window ahead of GVT, simulated seconds (0 = none)",
+                  show_window, parse_window)
+          .mapped("lookahead_s", &P::lookahead,
+                  "conservative mode's window, simulated seconds (0 = the lookahead the model declares)", show_window,
+                  parse_window)
+          .mapped("memory_budget_mib", &P::memory_budget_bytes,
+                  "engine memory per rank, MiB (0 = half the node's memory over its ranks)", show_mib, parse_mib)
+          .number("checkpoint_every_s", &P::checkpoint_every_s,
+                  "wall-clock seconds between checkpoints of a run, which `run --resume` continues from (0 = none)",
+                  {.min = 0});
+  return table;
+}
+
+}  // namespace tracewarp
