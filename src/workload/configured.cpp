@@ -19,7 +19,7 @@ const ParamTable<Source>& source_params() {
           .choice("format", &P::format, traces::trace_format_names(), "trace format (see tracewarp inspect --help)")
           .integer("cores_per_node", &P::cores_per_node,
                    "SWF processors per node (0 = from the header: MaxProcs/MaxNodes when whole, else 1 with the "
-                   "machine in processors; io/swf.hpp)")
+                   "machine in processors; traces/swf.hpp)")
           .choice("missing_requested", &P::missing_requested, {"run-time", "drop"},
                   "SWF jobs without requested time: use their run time, or drop them");
   return table;

@@ -112,7 +112,7 @@ TEST_CASE("config: numbers print in their shortest exact form", "[unit][config]"
 TEST_CASE("config: non-ASCII text the TOML parser of Debian 12 mishandled is a plain error (fuzz findings)",
           "[unit][config]") {
   const ConfigSchema& keys = experiment::config_schema();
-  // toml++ 3.3 reached __builtin_unreachable on each of these (upstream #190, #295; src/io/toml.hpp).
+  // toml++ 3.3 reached __builtin_unreachable on each of these (upstream #190, #295; src/config/toml.hpp).
   for (const std::string& text : {std::string("\xd1\x87"), std::string("[experiment]\nseed = -'[e\xef\xbb\xbexic\"\n"),
                                   std::string("[''.'['\xc9\xae\x03"), std::string("\"\"\" \\\xef\xbb\xb7")})
     CHECK_THROWS_AS(parse_experiment(text, "odd.toml", {}, keys), ConfigError);

@@ -2,8 +2,8 @@
 // workload, output, one per model (phold, ...) — and optionally [sweep], whose keys name other
 // keys and give lists of values to cross.
 //
-// Every key is declared once, with the struct member it sets (io/params.hpp): the sections every
-// experiment has in io/settings.hpp, each model's own section with the model (model/registry.hpp
+// Every key is declared once, with the struct member it sets (core/params.hpp): the sections every
+// experiment has in config/settings.hpp, each model's own section with the model (model/registry.hpp
 // puts them together). The schema drives validation (unknown keys and wrong types are errors
 // naming key and file), --set overrides, and `tracewarp run --keys`, from which
 // docs/configuration.md is made.

@@ -26,7 +26,7 @@ struct TraceSummary {
   std::int64_t header_max_nodes = -1;
   std::int64_t header_max_procs = -1;
   std::uint32_t cores_per_node = 1;
-  std::int64_t machine_nodes = -1;  // what a model runs the jobs on (io/swf.hpp: swf_machine)
+  std::int64_t machine_nodes = -1;  // what a model runs the jobs on (traces/swf.hpp: swf_machine)
   std::string machine_note;         // why, when the header alone was ambiguous
   std::uint64_t max_nodes = 0;      // largest job
   std::uint64_t max_procs = 0;

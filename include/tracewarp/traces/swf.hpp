@@ -1,5 +1,6 @@
 // Standard workload::Workload Format (Parallel Workloads Archive): 18 whitespace-separated fields per job,
-// ';' header comments ("; MaxNodes: 1024"). Conversion rules (docs/studies.md#io), each counted in the tally:
+// ';' header comments ("; MaxNodes: 1024"). Conversion rules (docs/studies.md#inputs-and-outputs), each counted in the
+// tally:
 //   processors = requested (field 8) if > 0, else allocated (field 5); neither → dropped;
 //   nodes = ceil(processors / cores_per_node);
 //   requested time (field 9) unknown (-1 or 0) → run time, or dropped (option);

@@ -6,7 +6,7 @@
 //   google2011            Google cluster trace 2011 task_events CSV: one task per finished task
 //   alcf                  ALCF job-analysis CSV (Mira, Theta, ThetaGPU)
 //   task-durations        per-task duration files (.tr): one job per line
-// Conversion rules of each format are in its reader (src/io/trace.cpp) and counted in the tally.
+// Conversion rules of each format are in its reader (src/traces/trace.cpp) and counted in the tally.
 #pragma once
 
 #include <memory>
@@ -49,7 +49,7 @@ class TraceReader {
   virtual std::map<std::string, std::string> header() const { return {}; }
   virtual std::uint32_t cores_per_node() const { return 1; }
   // The machine's size in the jobs' node unit (-1: the file does not say), and why it was chosen
-  // when the file alone was ambiguous (io/swf.hpp: swf_machine).
+  // when the file alone was ambiguous (traces/swf.hpp: swf_machine).
   virtual std::int64_t machine_nodes() const { return -1; }
   virtual std::string machine_note() const { return {}; }
   virtual std::uint64_t bytes_read() const = 0;

@@ -60,7 +60,7 @@ struct Workload {
   std::map<std::string, std::string> header;  // trace header fields (SWF ';' lines)
   std::vector<std::string> transforms;        // in the order applied, e.g. "window(start=0, count=10000)"
   std::int64_t unix_start_time = -1;
-  std::int64_t max_nodes = -1;  // machine size in the jobs' node unit (io/swf.hpp: swf_machine)
+  std::int64_t max_nodes = -1;  // machine size in the jobs' node unit (traces/swf.hpp: swf_machine)
   std::int64_t max_procs = -1;
   std::vector<std::string> notes;  // choices a reader made that the user should hear about
 };
