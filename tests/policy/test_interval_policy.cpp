@@ -4,6 +4,7 @@
 
 #include "../support/random_jobs.hpp"
 #include "policy/batch/free_runs.hpp"
+#include "policy/batch/interval_plan.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/interval.hpp"

@@ -22,6 +22,11 @@
 // throw: it calls ctx.fault("what is wrong") and returns. If the event is cancelled, the fault
 // goes with it; if the event commits, the fault is real and the run stops with that message.
 //
+// A member that only saves work — a cache of earlier answers — is a Memo (core/memo.hpp): the
+// copies the engine saves share it, operator== and checkpoints skip it, and its rule (checked
+// against the input at every use, so it never changes an answer) is what the rollback check
+// tests: the redo of an event reads the memo the first execution wrote.
+//
 // For checkpoints (engine.checkpoint_every_s), an LP type lists the members a run changes:
 // TRACEWARP_PERSIST(rng_, queue_, done_) (core/persist.hpp). Members fixed at construction
 // (pointers to shared data and outputs, settings) stay out: a checkpoint is restored into an LP

@@ -11,6 +11,7 @@
 
 #include "free_runs.hpp"
 #include "interval_memory.hpp"
+#include "interval_plan.hpp"
 #include "pass_steps.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/parallel.hpp"
@@ -429,74 +430,110 @@ IntervalPolicy::IntervalPolicy(IntervalPattern pattern, Passes passes, std::stri
   detail::free_run_kernel_named(kernel_);  // a kernel this CPU does not run is refused at set-up
 }
 
+namespace {
+
+// The speed-ups of a pass, beside its rule: each gives the place IntervalPlan::earliest would
+// find, and the plan cells it would read, with less work.
+//   * A job at least as large and as long as one that fit nowhere fits nowhere: the plan only
+//     fills up during the pass, and longer windows contain shorter ones.
+//   * The last pass's place of a job, where provably unchanged (interval_memory.hpp).
+//   * While the pass resumes the last one (all its places unchanged, in its order), the places
+//     it takes over are written into the plan only when the resumption ends; once all are taken,
+//     the last pass's final plan is this one's.
+class PassShortcuts {
+ public:
+  struct Found {
+    IntervalPlan::Placement place;
+    std::uint64_t plan_cells;  // the cells a nodes x intervals table search would read
+    bool fits;
+  };
+  PassShortcuts(IntervalPlan& plan, IntervalPassMemory& memory, bool keep_places)
+      : plan_(plan), memory_(memory), memo_(plan.intervals()) {
+    memory_.begin(plan_, keep_places);
+    resuming_ = memory_.resumable();
+  }
+
+  Found earliest(const QueuedJob& job) {
+    JobWindows windows(memory_.windows, plan_, job.requested);
+    if (std::any_of(failed_.begin(), failed_.end(),
+                    [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; }))
+      return {{}, std::uint64_t{windows.get().intervals_through(plan_.intervals())} * plan_.nodes(), false};
+    std::optional<IntervalPassMemory::Kept> kept;
+    if (resuming_) kept = memory_.resumed(job);
+    if (!kept) {
+      stop_resuming();
+      kept = memory_.kept(job, plan_, windows);
+    }
+    Found found{};
+    if (kept) {
+      found.place = kept->place, found.plan_cells = kept->plan_cells;
+    } else {
+      found.place = plan_.earliest(job.nodes, windows.masks(), windows.starts(), &memo_);
+      found.plan_cells = std::uint64_t{windows.get().intervals_through(found.place.interval)} * plan_.nodes();
+      memory_.searched(found.place);
+    }
+    memory_.placed(job, found.place, found.plan_cells);
+    found.fits = found.place.interval < plan_.intervals();
+    if (!found.fits) {
+      // Kept minimal: one it makes redundant (as large and as long) goes. The job itself was not
+      // ruled out, so no kept entry makes it redundant.
+      std::erase_if(failed_, [&](const auto& f) { return f.first >= job.nodes && f.second >= job.requested; });
+      failed_.emplace_back(job.nodes, job.requested);
+    }
+    return found;
+  }
+
+  void occupy(const QueuedJob& job, const IntervalPlan::Placement& p) {
+    if (resuming_)
+      taken_over_.push_back({p.first_node, job.nodes, p.mask});
+    else
+      plan_.occupy(p.first_node, job.nodes, p.mask);
+  }
+
+  void finish() {
+    stop_resuming();
+    memory_.end(plan_);
+  }
+
+ private:
+  void stop_resuming() {
+    if (!std::exchange(resuming_, false)) return;
+    if (memory_.resumed_all())
+      plan_.take_cells(memory_.final_plan());
+    else
+      for (const IntervalPlan::Cells& c : taken_over_) plan_.occupy(c.first, c.count, c.mask);
+  }
+
+  IntervalPlan& plan_;
+  IntervalPassMemory& memory_;
+  IntervalPlan::SearchMemo memo_;
+  std::vector<std::pair<std::uint32_t, Time>> failed_;  // (nodes, walltime) of jobs that fit nowhere
+  bool resuming_ = false;
+  std::vector<IntervalPlan::Cells> taken_over_;
+};
+
+}  // namespace
+
+// The rule of the header: each queued job, in order, takes the earliest interval start, then the
+// lowest node range, free in the plan for its walltime, or waits; the first interval starts now.
 PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   IntervalPlan plan(in.total_nodes, in.now, pattern_, kernel_);
   plan.occupy_running(in.running);
-  if (!memory_.of_last_pass) memory_.of_last_pass = std::make_shared<IntervalPassMemory>();
-  IntervalPassMemory& memory = *memory_.of_last_pass;
-  memory.begin(plan, passes_ == Passes::keep_places);
-  // A job that did not fit rules out every later job at least as large and as long: the plan
-  // only fills up during the pass, and longer windows contain shorter ones.
-  std::vector<std::pair<std::uint32_t, Time>> failed;
-  IntervalPlan::SearchMemo memo(plan.intervals());
-  // While the pass resumes the last one (IntervalPassMemory), the places it takes over are not
-  // written into the plan: once all are taken, the last pass's final plan is this one's; if the
-  // resumption ends before, they are written then.
-  bool resuming = memory.resumable();
-  std::vector<IntervalPlan::Cells> taken_over;
-  const auto stop_resuming = [&] {
-    if (!std::exchange(resuming, false)) return;
-    if (memory.resumed_all())
-      plan.take_cells(memory.final_plan());
-    else
-      for (const IntervalPlan::Cells& c : taken_over) plan.occupy(c.first, c.count, c.mask);
-  };
+  PassShortcuts shortcuts(plan, memory_.get(), passes_ == Passes::keep_places);
   for (const QueuedJob& job : detail::considered(in)) {
     detail::check_fits_machine(job, in);
-    JobWindows windows(memory.windows, plan, job.requested);
-    if (std::any_of(failed.begin(), failed.end(),
-                    [&](const auto& f) { return job.nodes >= f.first && job.requested >= f.second; })) {
-      // The cells a nodes x intervals table search would read: every start's window, every node.
-      out.plan_cells += std::uint64_t{windows.get().intervals_through(plan.intervals())} * in.total_nodes;
-      continue;
-    }
-    IntervalPlan::Placement p;
-    std::uint64_t cells = 0;
-    std::optional<IntervalPassMemory::Kept> kept;
-    if (resuming) kept = memory.resumed(job);
-    if (!kept) {
-      stop_resuming();
-      kept = memory.kept(job, plan, windows);
-    }
-    if (kept) {
-      p = kept->place, cells = kept->plan_cells;
-    } else {
-      p = plan.earliest(job.nodes, windows.masks(), windows.starts(), &memo);
-      cells = std::uint64_t{windows.get().intervals_through(p.interval)} * in.total_nodes;  // up to its start
-      memory.searched(p);
-    }
-    memory.placed(job, p, cells);
-    out.plan_cells += cells;
-    if (p.interval == plan.intervals()) {
-      // Kept minimal: one it makes redundant (as large and as long) goes. The job itself was not
-      // ruled out, so no kept entry makes it redundant.
-      std::erase_if(failed, [&](const auto& f) { return f.first >= job.nodes && f.second >= job.requested; });
-      failed.emplace_back(job.nodes, job.requested);
-      continue;
-    }
-    if (resuming)
-      taken_over.push_back({p.first_node, job.nodes, p.mask});
-    else
-      plan.occupy(p.first_node, job.nodes, p.mask);
-    out.reservations.push_back({job.id, plan.begin(p.interval)});
-    if (p.interval == 0) {
+    const PassShortcuts::Found found = shortcuts.earliest(job);
+    out.plan_cells += found.plan_cells;
+    if (!found.fits) continue;
+    shortcuts.occupy(job, found.place);
+    out.reservations.push_back({job.id, plan.begin(found.place.interval)});
+    if (found.place.interval == 0) {
       out.start_now.push_back(job.id);
-      out.first_nodes.push_back(p.first_node);
+      out.first_nodes.push_back(found.place.first_node);
     }
   }
-  stop_resuming();
-  memory.end(plan);
+  shortcuts.finish();
   return out;
 }
 

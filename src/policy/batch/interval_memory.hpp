@@ -36,7 +36,7 @@
 #include <optional>
 #include <vector>
 
-#include "tracewarp/policy/batch/interval.hpp"
+#include "interval_plan.hpp"
 
 namespace tracewarp::batch {
 
