@@ -30,7 +30,7 @@ const ConfigSchema& bench_keys() {
 struct PholdOptions {
   std::vector<std::pair<std::string, std::string>> given;  // key options, as typed
   LpId lps_per_rank = 1024;
-  std::uint64_t seed = phold::Params{}.seed;
+  std::uint64_t seed = phold::Params{}.context.seed;
   bool json = false;
 };
 
@@ -42,7 +42,7 @@ void run_phold_bench(const PholdOptions& o) {
   const std::string& lps_key = phold::param_table().key_of(&phold::Params::lps);
   const bool lps_given = std::any_of(o.given.begin(), o.given.end(), [&](const auto& g) { return g.first == lps_key; });
   if (!lps_given) params.lps = o.lps_per_rank * static_cast<LpId>(world.size());
-  params.seed = o.seed;
+  params.context.seed = o.seed;
   EngineConfig engine = engine_params().read(config);
   engine.progress = terminal_progress([] { return std::string("phold"); }, o.json);
   const phold::Result r = phold::run(world, params, engine);
@@ -69,7 +69,7 @@ void run_phold_bench(const PholdOptions& o) {
   }
   std::printf("PHOLD: %llu LPs, %u events/LP, remote %g, mean %g, lookahead %g, end %g, seed %llu\n",
               static_cast<unsigned long long>(params.lps), params.events_per_lp, params.remote, params.mean,
-              params.lookahead, params.end, static_cast<unsigned long long>(params.seed));
+              params.lookahead, params.end, static_cast<unsigned long long>(params.context.seed));
   std::printf("committed events  %llu\n", static_cast<unsigned long long>(r.committed));
   std::printf("events/s          %.4g\n", r.stats.events_per_s());
   std::printf("rolled back       %llu\n", static_cast<unsigned long long>(r.stats.total.rolled_back));

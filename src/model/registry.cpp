@@ -51,6 +51,11 @@ workload::Workload configured_workload(const Config& c) {
   throw InvariantError("workload.generator '" + generator + "' is declared but no model makes it");
 }
 
+RunContext run_context(const Config& c) {
+  return {static_cast<std::uint64_t>(config::experiment_params().read(c).seed),
+          config::output_params().read(c).series_interval};
+}
+
 const ModelInfo& find_model(const std::string& name) { return find_named(models(), name, "model"); }
 
 void tell_workload_notes(const workload::Workload& w) {

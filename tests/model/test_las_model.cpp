@@ -146,7 +146,7 @@ TEST_CASE("las model: invariants on random workloads", "[unit][model][las]") {
     p.nodes = 16;
     p.scheduler = scheduler;
     p.min_run = from_seconds(std::int64_t{5});
-    p.interval = from_seconds(std::int64_t{60});
+    p.context.series_interval = from_seconds(std::int64_t{60});
     const LasResult r = run_las(Communicator::self(), w, p, EngineConfig{});
     REQUIRE(r.tasks.size() == w.jobs.size());  // every task completes exactly once
     std::set<std::uint64_t> seen;

@@ -18,7 +18,7 @@ MapReduceParams small(const std::string& detector, std::uint64_t seed = 1) {
   p.maps = 120;
   p.reduces = 20;
   p.state_change_at = from_seconds(std::int64_t{40});
-  p.seed = seed;
+  p.context.seed = seed;
   return p;
 }
 const AttemptRow& only_completed(const MapReduceResult& r, std::uint32_t job, std::uint32_t task) {

@@ -20,8 +20,7 @@ ReplicationParams small(const std::string& method, std::uint32_t hosts, std::uin
   p.hosts = hosts;
   p.tasks = tasks;
   p.grain = grain;
-  p.seed = seed;
-  p.interval = from_seconds(std::int64_t{60});
+  p.context = {seed, from_seconds(std::int64_t{60})};
   return p;
 }
 

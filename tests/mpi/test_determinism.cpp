@@ -20,7 +20,7 @@ phold::Params small_phold(double remote) {
   p.lps = 96;
   p.remote = remote;
   p.end = 60;
-  p.seed = 11;
+  p.context.seed = 11;
   return p;
 }
 

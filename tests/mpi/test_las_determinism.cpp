@@ -23,7 +23,7 @@ TEST_CASE("las model: optimistic on any rank count matches sequential, both sche
     p.nodes = 24;
     p.scheduler = scheduler;
     p.min_run = from_seconds(std::int64_t{5});
-    p.interval = from_seconds(std::int64_t{60});
+    p.context.series_interval = from_seconds(std::int64_t{60});
     const LasResult reference = run_las(Communicator::self(), w, p, EngineConfig{});
     for (const int threads : {1, 2}) {
       CAPTURE(scheduler, loop, threads, world.size());
@@ -55,7 +55,7 @@ TEST_CASE("las model: checkpoints change nothing and a resume ends as the whole 
     p.nodes = 24;
     p.scheduler = scheduler;
     p.min_run = from_seconds(std::int64_t{5});
-    p.interval = from_seconds(std::int64_t{60});
+    p.context.series_interval = from_seconds(std::int64_t{60});
     const LasResult reference = run_las(Communicator::self(), w, p, EngineConfig{});
     CAPTURE(scheduler, world.size());
     EngineConfig e;

@@ -27,7 +27,7 @@ TEST_CASE("replication model: optimistic and conservative on any rank count matc
     p.hosts = 120;  // three transit domains
     p.tasks = 900;
     p.grain = 3e9;
-    p.interval = from_seconds(std::int64_t{30});
+    p.context.series_interval = from_seconds(std::int64_t{30});
     const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
     for (const int threads : {1, 2})
       for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin})

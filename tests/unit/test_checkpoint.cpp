@@ -159,7 +159,7 @@ TEST_CASE("checkpoints: resuming from the newest one gives the uninterrupted res
   phold::Params p;
   p.lps = 64;
   p.end = 40;
-  p.seed = 5;
+  p.context.seed = 5;
   const phold::Result whole = phold::run(Communicator::self(), p, EngineConfig{});
   EngineConfig c;
   c.checkpoint_every_s = 1e-9;  // at every opportunity

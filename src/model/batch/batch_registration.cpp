@@ -71,7 +71,7 @@ workload::Workload generate_kcomputer(const Config& c) {
   const KmixGroups g = kmix_group_params().read(c);
   const bool small = g.groups == "both" || (g.groups == "auto" && (!machine || machine->mix_has_small_group));
   workload::KComputerMix mix = kmix_params().read(c);
-  mix.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
+  mix.seed = model::run_context(c).seed;
   mix.groups = workload::kcomputer_groups(small, g.load_small, g.load_large);
   workload::Transforms t = workload::transform_params().read(c);
   // A scaled machine (kcomputer-768) gets the large-group mix scaled by the generator, so the
@@ -105,7 +105,7 @@ BatchParams configured_params(const Config& c, const workload::Workload& w) {
   if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
   const std::string& allocation = p.machine.allocation;
   p.allocation = !allocation.empty() ? parse_allocation(allocation) : machine ? machine->allocation : Allocation::any;
-  p.sample_interval = config::output_params().read(c).series_interval;
+  p.context = model::run_context(c);
   return p;
 }
 

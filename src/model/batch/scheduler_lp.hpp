@@ -256,7 +256,7 @@ class SchedulerLp {
                         static_cast<std::uint32_t>(running_.size()), static_cast<std::uint32_t>(queue_.size()),
                         part().series_group};
     ctx.emit(kSeriesRecord, row);
-    if (done_ < part().jobs.size()) ctx.send(ctx.self(), shared_->params.sample_interval, kSample);
+    if (done_ < part().jobs.size()) ctx.send(ctx.self(), shared_->params.context.series_interval, kSample);
   }
 
   JobRow make_row(std::uint64_t index, Time t0, Time start, Time end, JobStatus status,

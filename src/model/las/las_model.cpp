@@ -106,7 +106,8 @@ class CentralLp {
     ctx.send(ctx.self(), 0, kPass);  // the loop's first releases
   }
   void on_event(const Event& ev, EventContext& ctx) {
-    queued_.advance(ctx.now(), shared_->params.interval, [&](const BucketRow& b) { ctx.emit(kQueueBucket, b); });
+    queued_.advance(ctx.now(), shared_->params.context.series_interval,
+                    [&](const BucketRow& b) { ctx.emit(kQueueBucket, b); });
     if (ev.kind() == kArrival) {
       const std::uint64_t index = ev.as<model::SubmissionMsg>().index;
       queue_.push_back({index, shared_->workload->jobs[index].submit});
@@ -138,7 +139,9 @@ class CentralLp {
       }
     });
   }
-  void on_finish(FinishContext&) const { out_->buckets[queued_.last / shared_->params.interval][4] += queued_.sum[0]; }
+  void on_finish(FinishContext&) const {
+    out_->buckets[queued_.last / shared_->params.context.series_interval][4] += queued_.sum[0];
+  }
   bool operator==(const CentralLp&) const = default;
   TRACEWARP_PERSIST(queue_, nodes_, loads_, placement_, queued_, pass_at_, next_release_)
 
@@ -199,7 +202,8 @@ class NodeLp {
                                              shared->params.min_run, shared->params.max_candidates}) {}
 
   void on_event(const Event& ev, EventContext& ctx) {
-    usage_.advance(ctx.now(), shared_->params.interval, [&](const BucketRow& b) { ctx.emit(kNodeBucket, b); });
+    usage_.advance(ctx.now(), shared_->params.context.series_interval,
+                   [&](const BucketRow& b) { ctx.emit(kNodeBucket, b); });
     if (ev.kind() == kDispatch) {
       const DispatchMsg m = ev.as<DispatchMsg>();
       const std::uint64_t index = m.index;
@@ -232,7 +236,7 @@ class NodeLp {
     });
   }
   void on_finish(FinishContext&) const {
-    out_->add_node_bucket(BucketRow{usage_.last / shared_->params.interval, 0, usage_.sum});
+    out_->add_node_bucket(BucketRow{usage_.last / shared_->params.context.series_interval, 0, usage_.sum});
   }
   bool operator==(const NodeLp&) const = default;
   TRACEWARP_PERSIST(scheduler_, tasks_, usage_)
@@ -392,7 +396,7 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
   std::map<std::int64_t, std::array<double, 5>> all;
   for (const BucketSums& b : gather_rows(comm, mine))  // ranks in order: the same sums on any rank count
     for (std::size_t k = 0; k < 5; ++k) all[b.bucket][k] += b.sums[k];
-  const double seconds = to_seconds(params.interval), nodes = params.nodes;
+  const double seconds = to_seconds(params.context.series_interval), nodes = params.nodes;
   for (const auto& [bucket, s] : all)
     result.intervals.push_back({static_cast<double>(bucket) * seconds, s[0] / (seconds * nodes * params.capacity[0]),
                                 s[1] / (seconds * nodes * params.capacity[1]), s[2] / seconds, s[3] / seconds,

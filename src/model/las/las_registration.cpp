@@ -42,7 +42,7 @@ const ParamTable<workload::LasMix>& lasmix_params() {
 workload::Workload generate_las(const Config& c) {
   workload::LasMix mix = lasmix_params().read(c);
   mix.nodes = param_table().read(c).nodes;
-  mix.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
+  mix.seed = model::run_context(c).seed;
   workload::Workload w = workload::generate_las_mix(mix);
   workload::apply_transforms(w, workload::transform_params().read(c));
   return w;
@@ -52,7 +52,7 @@ LasParams configured_params(const Config& c) {
   LasParams p = param_table().read(c);
   const NodeCapacity capacity = capacity_params().read(c);
   p.capacity = {capacity.cpu, capacity.memory};
-  p.interval = config::output_params().read(c).series_interval;
+  p.context = model::run_context(c);
   return p;
 }
 

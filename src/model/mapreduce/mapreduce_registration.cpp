@@ -9,8 +9,7 @@ namespace {
 
 MapReduceParams configured_params(const Config& c) {
   MapReduceParams p = param_table().read(c);
-  p.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
-  p.interval = config::output_params().read(c).series_interval;
+  p.context = model::run_context(c);
   return p;
 }
 

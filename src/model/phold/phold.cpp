@@ -23,6 +23,7 @@ void Params::validate() const {
   if (lps < 1 || !(remote >= 0.0 && remote <= 1.0) || !(lookahead >= 0.0) || !(end > 0.0) || end > 9.0e9)
     throw UsageError("PHOLD parameters out of range (tracewarp run --keys lists the phold.* ranges)");
   if (!(mean >= lookahead)) throw UsageError("phold.mean must be >= phold.lookahead");
+  const double series_interval = to_seconds(context.series_interval);
   if (series_interval < 0 || (series_interval > 0 && end / series_interval > 1e7))
     throw UsageError("the series interval must be >= 0 and give at most 1e7 intervals");
 }
@@ -70,14 +71,14 @@ Result run(const Communicator& comm, const Params& params, EngineConfig engine) 
   const Shared shared{params.lps, params.remote, from_seconds(params.lookahead),
                       (params.mean - params.lookahead) * static_cast<double>(kTicksPerSecond), params.events_per_lp};
   Tally tally;
-  if (params.series_interval > 0) {
-    tally.interval = from_seconds(params.series_interval);
+  if (params.context.series_interval > 0) {
+    tally.interval = params.context.series_interval;
     tally.per_interval.assign(static_cast<std::size_t>((engine.end_time - 1) / tally.interval + 1), 0);
   }
   Simulation sim(comm, engine);
   sim.declare_lookahead(std::max<Time>(1, shared.lookahead));  // every delay is at least this (next_delay)
   sim.add_lps<PholdLp>({.name = "phold"}, params.lps,
-                       [&](LpId id) { return PholdLp(id, params.seed, &shared, &tally); });
+                       [&](LpId id) { return PholdLp(id, params.context.seed, &shared, &tally); });
   sim.checkpoint_also(tally);
   Result result;
   result.stats = sim.run();

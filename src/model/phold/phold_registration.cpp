@@ -22,8 +22,7 @@ const TableSchema kSeries{
 
 Params configured_params(const Config& c) {
   Params p = param_table().read(c);
-  p.seed = static_cast<std::uint64_t>(config::experiment_params().read(c).seed);
-  p.series_interval = to_seconds(config::output_params().read(c).series_interval);
+  p.context = model::run_context(c);
   return p;
 }
 
@@ -38,7 +37,7 @@ model::RunOutput run_from_config(const Communicator& comm, const Config& c, cons
   if (comm.rank() == 0) {
     std::vector<SeriesRow> rows;
     for (std::size_t i = 0; i < r.per_interval.size(); ++i)
-      rows.push_back({static_cast<double>(i) * p.series_interval, r.per_interval[i]});
+      rows.push_back({static_cast<double>(i) * to_seconds(p.context.series_interval), r.per_interval[i]});
     out.tables.push_back(model::table_of(kSeries, rows));
   }
   return out;

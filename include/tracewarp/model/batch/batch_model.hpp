@@ -5,10 +5,10 @@
 // times; the scheduler queues them, runs a scheduling pass (policy/batch/) after everything that happens at one instant
 // (or at multiples of `tick`), allocates nodes (node_pool.hpp), starts jobs and ends each at start + executed run time
 // (min(actual, requested) when jobs are killed at their walltime). Node blocks receive each job's share of their nodes
-// and account busy node-seconds. The scheduler samples used nodes, running and queued jobs every `sample_interval`. All
-// rows come from commit handlers. Each pass's wall-clock cost is measured by the engine (the scheduler is a timed LP
-// type: CommitContext::handler_wall_us) and reported when it
-// commits, in its own table outside the deterministic data.
+// and account busy node-seconds. The scheduler samples used nodes, running and queued jobs every
+// `context.series_interval`. All rows come from commit handlers. Each pass's wall-clock cost is measured by the engine
+// (the scheduler is a timed LP type: CommitContext::handler_wall_us) and reported when it commits, in its own table
+// outside the deterministic data.
 //
 // Refinement of docs/studies.md#batch's decomposition, and why: there, node blocks end jobs and report the
 // ends back. Under Time Warp that makes the scheduler — the one heavy LP — depend on remote
@@ -32,6 +32,7 @@
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/model/batch/machines.hpp"
+#include "tracewarp/model/run_context.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
 #include "tracewarp/workload/workload.hpp"
@@ -65,7 +66,7 @@ struct BatchParams {
   Time tick = 0;                   // > 0: passes only at multiples of this
   bool kill_at_walltime = true;
   std::uint32_t block_nodes = 96;
-  Time sample_interval = from_seconds(std::int64_t{300});
+  model::RunContext context;  // the series interval of the run (no randomness)
   // Summary window (utilisation, jobs started): [from, until); until 0 = the last job end.
   Time window_from = 0;
   Time window_until = 0;

@@ -35,6 +35,7 @@
 #include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
+#include "tracewarp/model/run_context.hpp"
 #include "tracewarp/policy/las/node_scheduler.hpp"
 #include "tracewarp/workload/workload.hpp"
 
@@ -55,7 +56,7 @@ struct LasParams {
   std::uint32_t kairos_cap = 32;                // Q
   Time min_run = 60 * kTicksPerSecond;          // W
   std::size_t max_candidates = 4;               // N
-  Time interval = 300 * kTicksPerSecond;
+  model::RunContext context;                    // the series interval of the run (no randomness)
 };
 
 struct TaskRow {

@@ -29,6 +29,7 @@
 #include "tracewarp/core/time.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
+#include "tracewarp/model/run_context.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;
@@ -66,9 +67,7 @@ struct MapReduceParams {
   std::string action = "kill";  // kill (and re-execute) or copy
   double speculation_min_run_s = 10;
   double speculation_slow_sigma = 1;
-  // Not keys of this section: from experiment.seed and output.series_interval_s.
-  std::uint64_t seed = 1;
-  Time interval = 10 * kTicksPerSecond;
+  model::RunContext context{1, 10 * kTicksPerSecond};  // the seed and series interval of the run
 };
 const ParamTable<MapReduceParams>& param_table();
 

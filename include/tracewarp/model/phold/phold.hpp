@@ -8,6 +8,8 @@
 // number of ranks and threads.
 #pragma once
 
+#include "tracewarp/model/run_context.hpp"
+
 #include <cstdint>
 #include <vector>
 
@@ -31,14 +33,13 @@ struct Params {
   double mean = 1.0;
   double lookahead = 0.1;
   double end = 1000.0;
-  std::uint64_t seed = 1;
-  double series_interval = 0;  // > 0: also count committed events per interval of this length
-  void validate() const;       // throws UsageError
+  // series_interval > 0: also count committed events per interval of this length
+  model::RunContext context{1, 0};
+  void validate() const;  // throws UsageError
 };
 
 // Committed-event tally of one rank; lives outside LP state (it is written from on_commit).
-// The phold.* keys (seed and series interval come from experiment.seed and
-// output.series_interval_s).
+// The phold.* keys (seed and series interval are the run context's).
 const ParamTable<Params>& param_table();
 // The model as `experiment.model = "phold"` runs it (phold_registration.cpp).
 const model::ModelInfo& phold_model();

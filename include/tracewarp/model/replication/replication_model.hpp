@@ -35,6 +35,7 @@
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/model/replication/resources.hpp"
+#include "tracewarp/model/run_context.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;
@@ -64,9 +65,7 @@ struct ReplicationParams {
   double transit_mbps = 1000;
   Time hop_latency = kTicksPerSecond / 1000;
   Time inter_domain_rtt = kTicksPerSecond / 100;
-  // Not keys of this section: from experiment.seed and output.series_interval_s.
-  std::uint64_t seed = 1;
-  Time interval = 300 * kTicksPerSecond;
+  model::RunContext context;  // the seed and series interval of the run
 };
 const ParamTable<ReplicationParams>& replication_param_table();
 

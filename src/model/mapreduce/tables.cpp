@@ -1,0 +1,107 @@
+// The MapReduce model's keys, output tables and summary.
+#include <algorithm>
+#include <map>
+
+#include "internal.hpp"
+#include "tracewarp/core/error.hpp"
+
+namespace tracewarp::mapreduce {
+
+const ParamTable<MapReduceParams>& param_table() {
+  using P = MapReduceParams;
+  static const ParamTable<P> table =
+      ParamTable<P>("mapreduce")
+          .choice("detector", &P::detector, detector_names(), "straggler detector (policy/mapreduce/detectors.hpp)")
+          .integer("workers", &P::workers, "worker nodes, one LP each", {.min = 1})
+          .number("cores", &P::cores, "usable cores per worker at the start", {.min = 1e-9})
+          .number("memory_gb", &P::memory_gb, "container memory per worker, GB", {.min = 0})
+          .number("map_memory_gb", &P::map_memory_gb, "memory of a map container, GB", {.min = 1e-9})
+          .number("reduce_memory_gb", &P::reduce_memory_gb, "memory of a reduce container, GB", {.min = 1e-9})
+          .integer("maps", &P::maps, "map tasks per job (407.9 GB in 256-MB chunks)")
+          .integer("reduces", &P::reduces, "reduce tasks per job; they start after the job's last map")
+          .number("map_work_s", &P::map_work_s, "work of a map task, core-seconds", {.min = 1e-9})
+          .number("reduce_work_s", &P::reduce_work_s, "work of a reduce task, core-seconds", {.min = 1e-9})
+          .integer("jobs", &P::jobs, "jobs, submitted job_interval_s apart", {.min = 1})
+          .seconds("job_interval_s", &P::job_interval, "seconds between job submissions", {.min = 0})
+          .flag("state_change", &P::state_change, "every worker's usable cores change at state_change_s")
+          .seconds("state_change_s", &P::state_change_at, "when the system state changes, seconds", {.min = 0})
+          .number("cores_after", &P::cores_after, "usable cores per worker after the change", {.min = 1e-9})
+          .number("abnormal_probability", &P::abnormal_probability, "p: each attempt is abnormal with it",
+                  {.min = 0, .max = 1})
+          .number("records_per_task", &P::records_per_task, "key-value pairs a task processes", {.min = 0})
+          .number("delay_per_record_s", &P::delay_per_record_s, "extra work per record of an abnormal attempt, s",
+                  {.min = 0})
+          .seconds("heartbeat_s", &P::heartbeat, "heartbeat: progress reports and detector checks, seconds",
+                   {.min = 1e-6})
+          .seconds("latency_s", &P::latency, "master-worker message delay, seconds", {.min = 1e-9})
+          .number("window_s", &P::window_s, "proposed: the detector's time window, seconds", {.min = 0})
+          .number("bin_width_s", &P::bin_width_s, "detector: histogram bin width, seconds", {.min = 1e-9})
+          .number("lambda", &P::lambda, "detector: the Poisson lambda (fixed in advance)", {.min = 1e-9})
+          .number("p_threshold", &P::p_threshold, "detector: P', abnormal below it", {.min = 0, .max = 1})
+          .integer("consecutive", &P::consecutive, "detector: abnormal checks in a row before acting", {.min = 1})
+          .number("zero_progress_s", &P::zero_progress_s, "detector: no progress this long after start is abnormal",
+                  {.min = 0})
+          .choice("action", &P::action, {"kill", "copy"}, "detector: kill and re-execute, or launch a copy")
+          .number("speculation_min_run_s", &P::speculation_min_run_s, "Hadoop speculation: minimum run time, s",
+                  {.min = 0})
+          .number("speculation_slow_sigma", &P::speculation_slow_sigma,
+                  "Hadoop speculation: copy tasks slower than mean - this x standard deviation of the rates");
+  return table;
+}
+
+const TableSchema& attempt_table_schema() {
+  static const TableSchema schema{
+      "attempts",
+      sizeof(AttemptRow),
+      {TRACEWARP_COLUMN(AttemptRow, job, "", "job"),
+       TRACEWARP_COLUMN(AttemptRow, task, "", "task within the job: maps first, then reduces"),
+       TRACEWARP_COLUMN(AttemptRow, attempt, "", "attempt number of the task (0 = first)"),
+       TRACEWARP_COLUMN(AttemptRow, kind, "", "0 map, 1 reduce"), TRACEWARP_COLUMN(AttemptRow, node, "", "worker"),
+       TRACEWARP_COLUMN(AttemptRow, injected_abnormal, "", "1 if slowed on purpose"),
+       TRACEWARP_COLUMN(AttemptRow, start_s, "s", "start on the worker"),
+       TRACEWARP_COLUMN(AttemptRow, end_s, "s", "finish, or when it was stopped"),
+       TRACEWARP_COLUMN(AttemptRow, judged_abnormal_s, "s", "when the detector acted on it; -1 never"),
+       TRACEWARP_COLUMN(AttemptRow, outcome, "", "0 completed, 1 killed, 2 lost the race"),
+       TRACEWARP_COLUMN(AttemptRow, speculative, "", "1 if a copy launched beside a running attempt")},
+      "mapreduce: one row per attempt, by (job, task, attempt)"};
+  return schema;
+}
+
+const TableSchema& series_table_schema() {
+  static const TableSchema schema{
+      "series",
+      sizeof(SeriesRow),
+      {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "start of the interval"),
+       TRACEWARP_COLUMN(SeriesRow, running_maps, "attempts", "running map attempts, time average"),
+       TRACEWARP_COLUMN(SeriesRow, running_reduces, "attempts", "running reduce attempts, time average"),
+       TRACEWARP_COLUMN(SeriesRow, usable_cores, "cores", "usable cores of all workers, time average")},
+      "mapreduce: time averages over each output.series_interval_s"};
+  return schema;
+}
+
+Attributes mapreduce_summary(const MapReduceResult& r) {
+  std::int64_t judged[2] = {0, 0}, false_judgements = 0, copies = 0, re_executions = 0;
+  double wasted = 0, completion = 0;
+  for (const AttemptRow& a : r.attempts) {
+    if (a.judged_abnormal_s >= 0) {
+      ++judged[a.kind];
+      if (!a.injected_abnormal) ++false_judgements;
+    }
+    copies += a.speculative;
+    if (a.attempt > 0 && !a.speculative) ++re_executions;
+    if (a.outcome != static_cast<std::uint32_t>(Outcome::completed)) wasted += a.end_s - a.start_s;
+  }
+  for (const double c : r.job_completion_s) completion += c;
+  if (!r.job_completion_s.empty()) completion /= static_cast<double>(r.job_completion_s.size());
+  return {{"jobs", static_cast<std::int64_t>(r.job_completion_s.size())},
+          {"job_completion_s", completion},
+          {"judgements_map", judged[0]},
+          {"judgements_reduce", judged[1]},
+          {"false_judgements", false_judgements},
+          {"speculative_copies", copies},
+          {"re_executions", re_executions},
+          {"wasted_container_s", wasted},
+          {"attempts", static_cast<std::int64_t>(r.attempts.size())}};
+}
+
+}  // namespace tracewarp::mapreduce

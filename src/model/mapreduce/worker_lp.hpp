@@ -1,0 +1,99 @@
+// The worker LP of the MapReduce model (internal to src/model/mapreduce/): a node's containers,
+// its cores shared exactly among the attempts it runs.
+#pragma once
+
+#include "internal.hpp"
+
+namespace tracewarp::mapreduce::detail {
+
+class WorkerLp {
+ public:
+  WorkerLp(const Shared* shared, std::uint32_t node) : shared_(shared), node_(node), cores_(shared->params.cores) {}
+
+  void on_init(EventContext& ctx) {
+    if (shared_->params.state_change) ctx.send(ctx.self(), shared_->params.state_change_at, kCores);
+  }
+
+  void on_event(const Event& ev, EventContext& ctx) {
+    advance(ctx.now());
+    switch (ev.kind()) {
+      case kLaunch: {
+        const LaunchMsg m = ev.as<LaunchMsg>();
+        running_.push_back({m.attempt, m.work, m.work});
+        if (!heartbeat_on_) {
+          heartbeat_on_ = true;
+          ctx.send(ctx.self(), shared_->params.heartbeat, kHeartbeat);
+        }
+        break;
+      }
+      case kKill:
+        std::erase_if(running_, [&](const Running& r) { return r.attempt == ev.as<AttemptMsg>().attempt; });
+        break;
+      case kCores:
+        cores_ = shared_->params.cores_after;
+        break;
+      case kComplete:
+        if (ev.as<TokenMsg>().token != token_) return;  // superseded by a later change
+        finish_due(ctx);
+        break;
+      case kHeartbeat:
+        if (running_.empty()) {
+          heartbeat_on_ = false;
+          return;
+        }
+        for (const Running& r : running_)
+          ctx.send(shared_->master, shared_->params.latency, kProgress,
+                   AttemptMsg{r.attempt, 1 - r.remaining / r.total, 0});
+        ctx.send(ctx.self(), shared_->params.heartbeat, kHeartbeat);
+        return;
+      default:
+        throw InvariantError("mapreduce worker: unexpected event kind " + std::to_string(ev.kind()));
+    }
+    reschedule(ctx);
+  }
+  bool operator==(const WorkerLp&) const = default;
+  TRACEWARP_PERSIST(cores_, last_, running_, token_, heartbeat_on_)
+
+ private:
+  struct Running {
+    std::uint64_t attempt;
+    double remaining;  // core-seconds
+    double total;
+    bool operator==(const Running&) const = default;
+  };
+  // Work units per second of each running attempt.
+  double rate() const { return running_.empty() ? 0 : std::min(1.0, cores_ / static_cast<double>(running_.size())); }
+
+  void advance(Time now) {
+    const double done = rate() * to_seconds(now - last_);
+    for (Running& r : running_) r.remaining -= done;
+    last_ = now;
+  }
+  void finish_due(EventContext& ctx) {
+    // Attempts within rounding of their end finish together, in launch order.
+    constexpr double kDone = 1e-6;
+    for (const Running& r : running_)
+      if (r.remaining <= kDone)
+        ctx.send(shared_->master, shared_->params.latency, kAttemptDone, AttemptMsg{r.attempt, 1, ctx.now()});
+    std::erase_if(running_, [](const Running& r) { return r.remaining <= kDone; });
+  }
+  // The next end under the current sharing; a token makes earlier predictions stale.
+  void reschedule(EventContext& ctx) {
+    ++token_;
+    if (running_.empty() || rate() <= 0) return;
+    double least = running_.front().remaining;
+    for (const Running& r : running_) least = std::min(least, r.remaining);
+    const Time delay = std::max<Time>(1, static_cast<Time>(std::ceil(std::max(0.0, least) / rate() * kTicksPerSecond)));
+    ctx.send(ctx.self(), delay, kComplete, TokenMsg{token_});
+  }
+
+  const Shared* shared_;
+  std::uint32_t node_;
+  double cores_;
+  Time last_ = 0;
+  std::vector<Running> running_;
+  std::uint64_t token_ = 0;
+  bool heartbeat_on_ = false;
+};
+
+}  // namespace tracewarp::mapreduce::detail
