@@ -319,99 +319,139 @@ struct Sweep {
 };
 
 // Runs every run not kept, dealt to the groups; world rank 0 writes them all and finishes the file.
+// World rank 0's end of a sweep: each run's output, its own or another group leader's, recorded
+// in the journal (unless that leader could) and written to the HDF5 file, flushed, as it arrives.
+class ResultsSink {
+ public:
+  ResultsSink(const Sweep& sweep, std::size_t expected)
+      : sweep_(sweep),
+        control_(sweep.world.as_boost()),
+        writer_(sweep.output, file_attributes(sweep.o, sweep.experiment, sweep.model.name, sweep.runs.size(),
+                                              sweep.world.size(), sweep.layout.ranks_per_run)),
+        unwritten_(expected) {}
+
+  // The journal's record (what a resumed sweep keeps) and the HDF5 tables are written at the
+  // same time: they only read the same output. Both are done when this returns.
+  void write(const config::RunSpec& run, const model::RunOutput& out, bool journaled) {
+    std::future<void> recorded;
+    if (!journaled) recorded = std::async(std::launch::async, [&] { sweep_.journal.record(run, serialise(out)); });
+    write_run(writer_, run, out);
+    writer_.flush();
+    if (recorded.valid()) recorded.get();
+    if (sweep_.o.on_written) sweep_.o.on_written(run, out);
+  }
+  // One of the runs it expects, run here.
+  void write_own(const config::RunSpec& run, const model::RunOutput& out) {
+    --unwritten_;
+    write(run, out, false);
+    sweep_.journal.remove_checkpoints(run.index);
+  }
+  // The outputs other leaders have sent; with `wait`, all it still expects.
+  void receive(bool wait) {
+    while (unwritten_ > 0) {
+      if (!wait && !control_.iprobe(boost::mpi::any_source, kOutputTag)) return;
+      WireOutput w;
+      control_.recv(boost::mpi::any_source, kOutputTag, w);
+      --unwritten_;
+      const config::RunSpec& run = sweep_.runs.at(w.index);
+      write(run, from_wire(std::move(w), sweep_.model), sweep_.journal.has(run.index));
+    }
+  }
+  void finish() {
+    writer_.finish();
+    sweep_.journal.remove();
+  }
+
+ private:
+  const Sweep& sweep_;
+  boost::mpi::communicator control_;
+  results::Writer writer_;
+  std::size_t unwritten_;  // runs still to be written (its own, or received)
+};
+
+// A group leader other than world rank 0: records its runs in the journal where it can see it
+// (a shared file system), and sends each output to rank 0 without waiting for it.
+class OutputSender {
+ public:
+  explicit OutputSender(const Sweep& sweep)
+      : sweep_(sweep), control_(sweep.world.as_boost()), journal_here_(sweep.journal.exists()) {}
+  void send(const config::RunSpec& run, const model::RunOutput& out) {
+    WireOutput& w = sending_.emplace_back(to_wire(out, run.index));
+    if (journal_here_) {
+      sweep_.journal.record(run, serialise(out));
+      sweep_.journal.remove_checkpoints(run.index);
+    }
+    requests_.push_back(control_.isend(0, kOutputTag, w));
+  }
+  void wait() { boost::mpi::wait_all(requests_.begin(), requests_.end()); }
+
+ private:
+  const Sweep& sweep_;
+  boost::mpi::communicator control_;
+  bool journal_here_;
+  std::list<WireOutput> sending_;  // alive until their sends complete
+  std::vector<boost::mpi::request> requests_;
+};
+
+// How one run of the sweep executes: its engine keys, its checkpoints in the journal.
+EngineConfig engine_for(const Sweep& sweep, const config::RunSpec& run) {
+  EngineConfig engine = engine_params().read(run.config);
+  engine.checkpoint_dir = sweep.journal.checkpoint_directory(run.index);
+  engine.identity = sweep.journal.checkpoint_identity(run.index);
+  engine.resume = sweep.o.resume;
+  return engine;
+}
+
+// Runs every run not kept: each group's leader takes the next run when its group is free and
+// tells the group; world rank 0 writes every output and finishes the file.
 void run_all(const Sweep& sweep, const SweepStart& start) {
   const auto& [world, comm, layout, model, experiment, runs, journal, o, output] = sweep;
-  const boost::mpi::communicator control = world.as_boost();
-
   std::vector<bool> kept(runs.size(), false);
   for (const std::size_t i : start.kept) kept.at(i) = true;
-
-  // World rank 0 writes each run as it arrives (its own, or received from another group's leader)
-  // to the journal (unless that leader could) and to the HDF5 file, flushed.
-  std::unique_ptr<results::Writer> writer;
-  const auto write = [&](const config::RunSpec& run, const model::RunOutput& out, bool journaled) {
-    // The journal's record (what a resumed sweep keeps) and the HDF5 tables are written at the
-    // same time: they only read the same output. Both are done when this returns.
-    std::future<void> recorded;
-    if (!journaled) recorded = std::async(std::launch::async, [&] { journal.record(run, serialise(out)); });
-    write_run(*writer, run, out);
-    writer->flush();
-    if (recorded.valid()) recorded.get();
-    if (o.on_written) o.on_written(run, out);
-  };
-  // Runs still to be written on world rank 0 (its own, or received from another group's leader).
-  std::size_t unwritten = 0;
-  const auto receive = [&](bool wait) {
-    while (unwritten > 0) {
-      if (!wait && !control.iprobe(boost::mpi::any_source, kOutputTag)) return;
-      WireOutput w;
-      control.recv(boost::mpi::any_source, kOutputTag, w);
-      --unwritten;
-      const config::RunSpec& run = runs.at(w.index);
-      const bool journaled = journal.has(run.index);
-      write(run, from_wire(std::move(w), model), journaled);
-    }
-  };
-  std::vector<std::size_t> to_run;  // every run not kept, dealt to groups as they become free
+  std::vector<std::size_t> to_run;
   for (const config::RunSpec& run : runs)
     if (!kept[run.index]) to_run.push_back(run.index);
+
+  std::optional<ResultsSink> sink;
+  std::optional<OutputSender> sender;
   if (world.rank() == 0) {
-    writer = std::make_unique<results::Writer>(
-        output, file_attributes(o, experiment, model.name, runs.size(), world.size(), layout.ranks_per_run));
+    sink.emplace(sweep, to_run.size());
     const std::size_t checkpointed = o.resume ? journal.checkpointed_runs() : 0;
     if (o.on_resumed && (!start.kept.empty() || checkpointed > 0))
       o.on_resumed(start.kept.size(), checkpointed, runs.size());
-    for (const std::size_t i : start.kept) write(runs[i], deserialise(journal.load(i), model), true);
-    unwritten = to_run.size();
+    for (const std::size_t i : start.kept) sink->write(runs[i], deserialise(journal.load(i), model), true);
+  } else if (comm.rank() == 0) {
+    sender.emplace(sweep);
   }
-  // A leader that cannot see the journal (no shared file system) leaves recording to rank 0.
-  const bool journal_here = comm.rank() == 0 && (world.rank() == 0 || journal.exists());
 
-  // Each group's leader takes the next run when its group is free and tells the group; leaders
-  // other than world rank 0 send their outputs as each finishes, without waiting for rank 0.
-  RunDealer dealer(control, to_run.size());
+  RunDealer dealer(world.as_boost(), to_run.size());
   const boost::mpi::communicator group = comm.as_boost();
-  std::list<WireOutput> sending;  // alive until their sends complete
-  std::vector<boost::mpi::request> sends;
   for (;;) {
     std::size_t taken = comm.rank() == 0 ? dealer.take() : 0;
     boost::mpi::broadcast(group, taken, 0);
     if (taken == to_run.size()) break;
     const config::RunSpec& run = runs[to_run[taken]];
-    EngineConfig engine = engine_params().read(run.config);
-    engine.checkpoint_dir = journal.checkpoint_directory(run.index);
-    engine.identity = journal.checkpoint_identity(run.index);
-    engine.resume = o.resume;
+    EngineConfig engine = engine_for(sweep, run);
     std::function<void(const Progress&)> display;
     if (o.progress && world.rank() == 0) display = o.progress(run);
-    if (world.rank() == 0)  // takes other groups' outputs while its own run goes on
-      engine.progress = [&receive, display](const Progress& p) {
-        receive(false);
+    if (sink)  // takes other groups' outputs while its own run goes on
+      engine.progress = [&sink, display](const Progress& p) {
+        sink->receive(false);
         if (display) display(p);
       };
-    model::RunOutput out = model.run(comm, run.config, engine);
+    const model::RunOutput out = model.run(comm, run.config, engine);
     if (display) std::fputc('\n', stderr);  // ends the progress line
-    if (comm.rank() != 0) continue;
-    if (world.rank() == 0) {
-      --unwritten;
-      write(run, out, false);
-      journal.remove_checkpoints(run.index);
-      receive(false);
-      continue;
+    if (sink) {
+      sink->write_own(run, out);
+      sink->receive(false);
+    } else if (sender) {
+      sender->send(run, out);
     }
-    WireOutput& w = sending.emplace_back(to_wire(out, run.index));
-    if (journal_here) {
-      journal.record(run, serialise(out));
-      journal.remove_checkpoints(run.index);
-    }
-    sends.push_back(control.isend(0, kOutputTag, w));
   }
-  boost::mpi::wait_all(sends.begin(), sends.end());
-  if (world.rank() == 0) receive(true);  // before finish(): the last leaders' sends need it
+  if (sender) sender->wait();
+  if (sink) sink->receive(true);  // before the dealer finishes: the last leaders' sends need it
   dealer.finish();
-  if (world.rank() != 0) return;
-  writer->finish();
-  journal.remove();
+  if (sink) sink->finish();
 }
 
 }  // namespace
