@@ -64,6 +64,44 @@ struct ModelInfo {
   std::function<void(const Config&)> check;
 };
 
+// A model as an experiment runs it, from its own three parts; make_model writes the rest once.
+//   prepare: the run's inputs from its configuration, every key and input checked (its
+//            parameters; the workload for models that read one). It is the model's check too,
+//            so a check reads exactly what a run reads.
+//   run:     the simulation, on the run's communicator.
+//   output:  the summary, attributes and tables of a result (tables are kept on rank 0 alone,
+//            where the model gathers its rows; the engine statistics are added).
+// What a model that reads a workload prepares: the workload, and its parameters.
+template <class Params>
+struct WithWorkload {
+  workload::Workload workload;
+  Params params;
+};
+
+template <class Prepared, class Result>
+struct ModelParts {
+  std::function<Prepared(const Config&)> prepare;
+  std::function<Result(const Communicator&, const Prepared&, const EngineConfig&)> run;
+  std::function<RunOutput(const Result&, const Prepared&)> output;
+};
+
+template <class Prepared, class Result>
+ModelInfo make_model(std::string name, std::string description, std::vector<const TableSchema*> tables,
+                     ConfigSchema keys, std::vector<WorkloadGenerator> generators, ModelParts<Prepared, Result> parts) {
+  ModelInfo info{std::move(name), std::move(description), {}, std::move(tables),
+                 std::move(keys), std::move(generators),  {}};
+  info.run = [parts](const Communicator& comm, const Config& c, const EngineConfig& engine) {
+    const Prepared prepared = parts.prepare(c);
+    const Result result = parts.run(comm, prepared, engine);
+    RunOutput out = parts.output(result, prepared);
+    out.stats = result.stats;
+    if (comm.rank() != 0) out.tables.clear();
+    return out;
+  };
+  info.check = [prepare = parts.prepare](const Config& c) { prepare(c); };
+  return info;
+}
+
 const std::vector<ModelInfo>& models();
 
 // workload.generator: a model's generator instead of a trace (one of the models' generators).

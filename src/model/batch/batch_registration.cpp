@@ -109,13 +109,25 @@ BatchParams configured_params(const Config& c, const workload::Workload& w) {
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
-  const workload::Workload w = model::configured_workload(c);
-  if (comm.rank() == 0) model::tell_workload_notes(w);
-  const BatchParams p = configured_params(c, w);
-  const BatchResult r = run_batch(comm, w, p, engine);
+using Prepared = model::WithWorkload<BatchParams>;
+
+// The workload, the batch.* keys resolved on the machine, and the run context, checked.
+Prepared prepare(const Config& c) {
+  Prepared p{model::configured_workload(c), {}};
+  p.params = configured_params(c, p.workload);
+  validate(p.workload, p.params);
+  return p;
+}
+
+BatchResult run(const Communicator& comm, const Prepared& p, const EngineConfig& engine) {
+  if (comm.rank() == 0) model::tell_workload_notes(p.workload);
+  return run_batch(comm, p.workload, p.params, engine);
+}
+
+model::RunOutput output(const BatchResult& r, const Prepared& prepared) {
+  const workload::Workload& w = prepared.workload;
+  const BatchParams& p = prepared.params;
   model::RunOutput out;
-  out.stats = r.stats;
   out.summary = batch_summary(r, p);
   // Jobs the reader already refused as larger than the machine are rejections too: the summary
   // counts them with the scheduler's own, and says how many they were.
@@ -127,12 +139,10 @@ model::RunOutput run_from_config(const Communicator& comm, const Config& c, cons
   out.run_attributes["machine.nodes"] = static_cast<std::int64_t>(p.nodes);
   out.run_attributes["machine.groups"] = static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()));
   out.measured = pass_cost_summary(r.pass_costs);
-  if (comm.rank() == 0) {
-    out.tables.push_back(model::table_of(job_table_schema(), r.jobs));
-    out.tables.push_back(model::table_of(series_table_schema(), r.series));
-    out.tables.push_back(model::table_of(pass_table_schema(), r.pass_costs));
-    out.tables.push_back(model::table_of(user_table_schema(), user_aggregates(r.jobs)));
-  }
+  out.tables.push_back(model::table_of(job_table_schema(), r.jobs));
+  out.tables.push_back(model::table_of(series_table_schema(), r.series));
+  out.tables.push_back(model::table_of(pass_table_schema(), r.pass_costs));
+  out.tables.push_back(model::table_of(user_table_schema(), user_aggregates(r.jobs)));
   return out;
 }
 
@@ -162,17 +172,11 @@ const ParamTable<BatchParams>& param_table() {
 }
 
 const model::ModelInfo& batch_model() {
-  static const model::ModelInfo info{
-      "batch",
-      "rigid jobs on a space-shared machine (docs/studies.md#batch); workload from workload.*, keys batch.*",
-      run_from_config,
+  static const model::ModelInfo info = model::make_model<Prepared, BatchResult>(
+      "batch", "rigid jobs on a space-shared machine (docs/studies.md#batch); workload from workload.*, keys batch.*",
       {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
       model::keys_of(param_table(), kmix_params(), kmix_group_params()),
-      {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}},
-      [](const Config& c) {
-        const workload::Workload w = model::configured_workload(c);
-        validate(w, configured_params(c, w));
-      }};
+      {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}}, {prepare, run, output});
   return info;
 }
 

@@ -48,27 +48,29 @@ workload::Workload generate_las(const Config& c) {
   return w;
 }
 
-LasParams configured_params(const Config& c) {
-  LasParams p = param_table().read(c);
+using Prepared = model::WithWorkload<LasParams>;
+
+// The workload, the las.* keys and the run context, checked (every task fits a node).
+Prepared prepare(const Config& c) {
+  Prepared p{model::configured_workload(c), param_table().read(c)};
   const NodeCapacity capacity = capacity_params().read(c);
-  p.capacity = {capacity.cpu, capacity.memory};
-  p.context = model::run_context(c);
+  p.params.capacity = {capacity.cpu, capacity.memory};
+  p.params.context = model::run_context(c);
+  validate(p.workload, p.params);
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
-  const workload::Workload w = model::configured_workload(c);
-  const LasParams p = configured_params(c);
-  const LasResult r = run_las(comm, w, p, engine);
+LasResult run(const Communicator& comm, const Prepared& p, const EngineConfig& engine) {
+  return run_las(comm, p.workload, p.params, engine);
+}
+
+model::RunOutput output(const LasResult& r, const Prepared& p) {
   model::RunOutput out;
-  out.stats = r.stats;
   out.summary = las_summary(r);
-  out.run_attributes = model::workload_attributes(w);
-  if (comm.rank() == 0) {
-    out.tables.push_back(model::table_of(task_table_schema(), r.tasks));
-    out.tables.push_back(model::table_of(interval_table_schema(), r.intervals));
-    out.tables.push_back(model::table_of(cdf_table_schema(), slowdown_cdf(r.tasks)));
-  }
+  out.run_attributes = model::workload_attributes(p.workload);
+  out.tables.push_back(model::table_of(task_table_schema(), r.tasks));
+  out.tables.push_back(model::table_of(interval_table_schema(), r.intervals));
+  out.tables.push_back(model::table_of(cdf_table_schema(), slowdown_cdf(r.tasks)));
   return out;
 }
 
@@ -94,14 +96,11 @@ const ParamTable<LasParams>& param_table() {
 }
 
 const model::ModelInfo& las_model() {
-  static const model::ModelInfo info{
-      "las",
-      "multi-resource LAS: central placement and per-node LAS with preemption (docs/studies.md#las); keys las.*",
-      run_from_config,
+  static const model::ModelInfo info = model::make_model<Prepared, LasResult>(
+      "las", "multi-resource LAS: central placement and per-node LAS with preemption (docs/studies.md#las); keys las.*",
       {&task_table_schema(), &interval_table_schema(), &cdf_table_schema()},
       model::keys_of(param_table(), capacity_params(), lasmix_params()),
-      {{"las", "the LAS task mix, keys lasmix.*", generate_las}},
-      [](const Config& c) { validate(model::configured_workload(c), configured_params(c)); }};
+      {{"las", "the LAS task mix, keys lasmix.*", generate_las}}, {prepare, run, output});
   return info;
 }
 

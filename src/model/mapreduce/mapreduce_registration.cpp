@@ -7,37 +7,31 @@
 namespace tracewarp::mapreduce {
 namespace {
 
-MapReduceParams configured_params(const Config& c) {
+// The mapreduce.* keys and the run context, checked.
+MapReduceParams prepare(const Config& c) {
   MapReduceParams p = param_table().read(c);
   p.context = model::run_context(c);
+  validate(p);
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
-  const MapReduceParams p = configured_params(c);
-  const MapReduceResult r = run_mapreduce(comm, p, engine);
+model::RunOutput output(const MapReduceResult& r, const MapReduceParams&) {
   model::RunOutput out;
-  out.stats = r.stats;
-  if (comm.rank() == 0) {
-    out.summary = mapreduce_summary(r);
-    out.tables.push_back(model::table_of(attempt_table_schema(), r.attempts));
-    out.tables.push_back(model::table_of(series_table_schema(), r.series));
-  }
+  out.summary = mapreduce_summary(r);
+  out.tables.push_back(model::table_of(attempt_table_schema(), r.attempts));
+  out.tables.push_back(model::table_of(series_table_schema(), r.series));
   return out;
 }
 
 }  // namespace
 
 const model::ModelInfo& mapreduce_model() {
-  static const model::ModelInfo info{
+  static const model::ModelInfo info = model::make_model<MapReduceParams, MapReduceResult>(
       "mapreduce",
       "MapReduce stragglers: Hadoop speculation vs time-window + Poisson detection (docs/studies.md#mapreduce); "
       "keys mapreduce.*",
-      run_from_config,
-      {&attempt_table_schema(), &series_table_schema()},
-      model::keys_of(param_table()),
-      {},
-      [](const Config& c) { validate(configured_params(c)); }};
+      {&attempt_table_schema(), &series_table_schema()}, model::keys_of(param_table()), {},
+      {prepare, run_mapreduce, output});
   return info;
 }
 

@@ -20,39 +20,32 @@ const TableSchema kSeries{
      TRACEWARP_COLUMN(SeriesRow, committed, "events", "events committed with a time in the interval")},
     "PHOLD: committed events per output.series_interval_s"};
 
-Params configured_params(const Config& c) {
+// The phold.* keys and the run context, checked.
+Params prepare(const Config& c) {
   Params p = param_table().read(c);
   p.context = model::run_context(c);
+  p.validate();
   return p;
 }
 
-model::RunOutput run_from_config(const Communicator& comm, const Config& c, const EngineConfig& engine) {
-  const Params p = configured_params(c);
-  const Result r = run(comm, p, engine);
+model::RunOutput output(const Result& r, const Params& p) {
   model::RunOutput out;
-  out.stats = r.stats;
   char checksum[24];
   std::snprintf(checksum, sizeof checksum, "0x%016llx", static_cast<unsigned long long>(r.checksum));
   out.summary = {{"committed", static_cast<std::int64_t>(r.committed)}, {"checksum", std::string(checksum)}};
-  if (comm.rank() == 0) {
-    std::vector<SeriesRow> rows;
-    for (std::size_t i = 0; i < r.per_interval.size(); ++i)
-      rows.push_back({static_cast<double>(i) * to_seconds(p.context.series_interval), r.per_interval[i]});
-    out.tables.push_back(model::table_of(kSeries, rows));
-  }
+  std::vector<SeriesRow> rows;
+  for (std::size_t i = 0; i < r.per_interval.size(); ++i)
+    rows.push_back({static_cast<double>(i) * to_seconds(p.context.series_interval), r.per_interval[i]});
+  out.tables.push_back(model::table_of(kSeries, rows));
   return out;
 }
 
 }  // namespace
 
 const model::ModelInfo& phold_model() {
-  static const model::ModelInfo info{"phold",
-                                     "the PHOLD engine benchmark (docs/studies.md#engine); keys phold.*",
-                                     run_from_config,
-                                     {&kSeries},
-                                     model::keys_of(param_table()),
-                                     {},
-                                     [](const Config& c) { configured_params(c).validate(); }};
+  static const model::ModelInfo info =
+      model::make_model<Params, Result>("phold", "the PHOLD engine benchmark (docs/studies.md#engine); keys phold.*",
+                                        {&kSeries}, model::keys_of(param_table()), {}, {prepare, run, output});
   return info;
 }
 
