@@ -12,7 +12,10 @@ std::string show_placement(const Placement& p) {
 }
 Placement parse_place(const std::string& v, const std::string&) { return parse_placement(v); }
 double show_window(const Time& t) { return to_seconds(t); }
-Time parse_window(const double& s, const std::string&) { return s > 0 ? from_seconds(s) : 0; }
+Time parse_window(const double& s, const std::string& key) {
+  if (!(s >= 0)) throw ConfigError(key + " must be >= 0, got " + std::to_string(s));
+  return from_seconds(s);
+}
 std::int64_t show_mib(const std::uint64_t& bytes) { return static_cast<std::int64_t>(bytes >> 20); }
 std::uint64_t parse_mib(const std::int64_t& mib, const std::string& key) {
   if (mib < 0) throw ConfigError(key + " must be >= 0, got " + std::to_string(mib));
@@ -31,13 +34,13 @@ const ParamTable<EngineConfig>& engine_params() {
           .integer("gvt_interval", &P::gvt_interval, "events a rank executes between the openings of GVT rounds",
                    {.min = 1})
           .integer("poll_interval", &P::poll_interval, "events between remote message exchanges", {.min = 1})
-          .mapped("window_s", &P::optimism_window, "optimism window ahead of GVT, simulated seconds (0 = none)",
+          .mapped("window_s", &P::optimism_window, "optimism window ahead of GVT, simulated seconds (0 = none) (>= 0)",
                   show_window, parse_window)
           .mapped("lookahead_s", &P::lookahead,
-                  "conservative mode's window, simulated seconds (0 = the lookahead the model declares)", show_window,
-                  parse_window)
+                  "conservative mode's window, simulated seconds (0 = the lookahead the model declares) (>= 0)",
+                  show_window, parse_window)
           .mapped("memory_budget_mib", &P::memory_budget_bytes,
-                  "engine memory per rank, MiB (0 = half the node's memory over its ranks)", show_mib, parse_mib)
+                  "engine memory per rank, MiB (0 = half the node's memory over its ranks) (>= 0)", show_mib, parse_mib)
           .number("checkpoint_every_s", &P::checkpoint_every_s,
                   "wall-clock seconds between checkpoints of a run, which `run --resume` continues from (0 = none)",
                   {.min = 0});

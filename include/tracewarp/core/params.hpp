@@ -57,6 +57,7 @@ class ParamTable {
   }
   template <std::integral I>
   ParamTable&& integer(const std::string& key, I P::*member, const std::string& meaning, Bounds b = {}) && {
+    if constexpr (std::is_unsigned_v<I>) b.min = std::max(b.min, 0.0);  // a count: shown as ">= 0"
     const std::string help = meaning + range_text(b);
     b.min = std::max(b.min, static_cast<double>(std::numeric_limits<I>::min()));
     add(member, key, ConfigType::integer, static_cast<std::int64_t>(P{}.*member), help,

@@ -28,14 +28,16 @@ const ParamTable<workload::LasMix>& lasmix_params() {
   using P = workload::LasMix;
   static const ParamTable<P> table =
       ParamTable<P>("lasmix")
-          .text("trace", &P::trace, "LAS generator: google or alibaba statistics (workload/las_mix.hpp)")
+          .choice("trace", &P::trace, {"google", "alibaba"}, "LAS generator: whose statistics (workload/las_mix.hpp)")
           .integer("tasks", &P::tasks, "LAS generator: tasks", {.min = 1})
           .number("load", &P::load,
                   "LAS generator: offered load per resource of its Poisson submit times (sqrt 2 together); read "
-                  "only by the open loop (las.closed_loop_load = 0)")
-          .number("mean_demand", &P::mean_demand, "LAS generator: mean CPU and memory request, in nodes")
+                  "only by the open loop (las.closed_loop_load = 0)",
+                  {.min = 1e-9})
+          .number("mean_demand", &P::mean_demand, "LAS generator: mean CPU and memory request, in nodes",
+                  {.min = 1e-9, .max = 1})
           .number("mean_run_s", &P::mean_run_s,
-                  "LAS generator: mean run time, seconds (0 = 300 for google, 100 for alibaba)");
+                  "LAS generator: mean run time, seconds (0 = 300 for google, 100 for alibaba)", {.min = 0});
   return table;
 }
 
@@ -87,7 +89,7 @@ const ParamTable<LasParams>& param_table() {
                   "loop at the workload's submit times",
                   {.min = 0})
           .choice("scheduler", &P::scheduler, las_scheduler_names(), "scheduler (policy/las/registry.hpp)")
-          .number("load_threshold", &P::load_threshold, "L: nodes at or above this load get no task")
+          .number("load_threshold", &P::load_threshold, "L: nodes at or above this load get no task", {.min = 0})
           .integer("kairos_cap", &P::kairos_cap, "Q: Kairos' unfinished tasks per node", {.min = 1})
           .seconds("min_run_s", &P::min_run,
                    "W: seconds a task runs after a start or resume before it may be preempted", {.min = 0})

@@ -45,7 +45,8 @@ const ParamTable<MapReduceParams>& param_table() {
           .number("speculation_min_run_s", &P::speculation_min_run_s, "Hadoop speculation: minimum run time, s",
                   {.min = 0})
           .number("speculation_slow_sigma", &P::speculation_slow_sigma,
-                  "Hadoop speculation: copy tasks slower than mean - this x standard deviation of the rates");
+                  "Hadoop speculation: copy tasks slower than mean - this x standard deviation of the rates",
+                  {.min = 0});
   return table;
 }
 

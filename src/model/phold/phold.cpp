@@ -12,7 +12,8 @@ const ParamTable<Params>& param_table() {
           .integer("lps", &Params::lps, "LPs in total", {.min = 1})
           .integer("events_per_lp", &Params::events_per_lp, "initial events per LP")
           .number("remote", &Params::remote, "probability an event goes to a uniformly random LP", {.min = 0, .max = 1})
-          .number("mean", &Params::mean, "mean time increment (time units = seconds; at least the lookahead)")
+          .number("mean", &Params::mean, "mean time increment (time units = seconds; at least the lookahead)",
+                  {.min = 0})
           .number("lookahead", &Params::lookahead, "minimum time increment", {.min = 0})
           .number("end", &Params::end, "end time", {.min = 1e-9, .max = 9e9});
   return table;
