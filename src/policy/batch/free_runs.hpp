@@ -2,9 +2,8 @@
 // plan's line of segments, the lowest run of nodes free throughout a window of intervals. It is
 // written three times — portably, 64 segments a block; for x86-64 CPUs with AVX2, eight segments
 // a step; with AVX-512, sixteen — none with a branch per segment, and all give the same answers
-// (tests/policy/test_interval_policy.cpp). A kernel also finds the segment holding a node. The
-// fastest kernel the CPU runs is chosen once, at the first search (or the one named by
-// TRACEWARP_FREE_RUNS).
+// (tests/policy/test_interval_policy.cpp). A kernel also finds the segment holding a node. A plan
+// uses the kernel the key batch.free_runs names: by default the fastest this CPU runs.
 #pragma once
 
 #include <cstddef>
