@@ -77,11 +77,7 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     // An override of a swept key fixes it.
     std::erase_if(e.sweep, [&](const auto& s) { return s.first == key; });
   }
-  try {
-    experiment_params().read(e.base);  // the experiment section's bounds, now rather than per run
-  } catch (const ConfigError& err) {
-    throw ConfigError(source + ": " + err.what());
-  }
+  experiment_params().read(e.base);  // the experiment section's bounds, now rather than per run
   // A sweep is expanded into one RunSpec (a full copy of the parameters) per run.
   if (const double runs = e.run_count(); runs > static_cast<double>(kMaxRuns)) {
     char count[32];

@@ -1,7 +1,9 @@
 #include "tracewarp/core/config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <vector>
 
 #include "tracewarp/core/error.hpp"
 
@@ -29,7 +31,39 @@ const char* value_type_name(const ConfigValue& v) {
   return names[v.index()];
 }
 
+// Edits (insert, delete, replace) between two keys: how far a typo is from the key meant.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// "unknown key", with the nearest declared key when one is near enough to be a typo of it.
+ConfigError unknown_key(const ConfigSchema& schema, const std::string& key, const std::string& origin) {
+  const ConfigKey* nearest = nullptr;
+  std::size_t best = std::max<std::size_t>(1, key.size() / 5);  // more edits than this: not a typo
+  for (const ConfigKey& k : schema)
+    if (const std::size_t d = edit_distance(key, k.name); d <= best) best = d, nearest = &k;
+  return ConfigError(origin + ": unknown key '" + key + "'" +
+                     (nearest ? " (did you mean '" + nearest->name + "'? " : " (") +
+                     "tracewarp run --keys lists them)");
+}
+
 }  // namespace
+
+std::string Config::origin_of(const std::string& key) const {
+  const auto it = origins_.find(key);
+  return it == origins_.end() ? std::string() : it->second;
+}
 
 const ConfigKey* find_config_key(const ConfigSchema& schema, const std::string& name) {
   for (const ConfigKey& k : schema)
@@ -64,7 +98,7 @@ Config::Config(const ConfigSchema& schema) : schema_(&schema) {
 
 void Config::set(const std::string& key, const ConfigValue& value, const std::string& origin) {
   const ConfigKey* k = find_config_key(*schema_, key);
-  if (k == nullptr) throw ConfigError(origin + ": unknown key '" + key + "' (tracewarp run --keys lists them)");
+  if (k == nullptr) throw unknown_key(*schema_, key, origin);
   ConfigValue v = value;
   if (k->type == T::number && std::holds_alternative<std::int64_t>(v))
     v = static_cast<double>(std::get<std::int64_t>(v));  // 1 is a fine number
@@ -76,11 +110,12 @@ void Config::set(const std::string& key, const ConfigValue& value, const std::st
     throw ConfigError(origin + ": key '" + key + "' must be " + type_name(k->type) + ", got " + value_type_name(value) +
                       " (" + to_string(value) + ")");
   values_[key] = std::move(v);
+  origins_[key] = origin;
 }
 
 void Config::set_from_text(const std::string& key, const std::string& text, const std::string& origin) {
   const ConfigKey* k = find_config_key(*schema_, key);
-  if (k == nullptr) throw ConfigError(origin + ": unknown key '" + key + "' (tracewarp run --keys lists them)");
+  if (k == nullptr) throw unknown_key(*schema_, key, origin);
   const auto bad = [&] {
     return ConfigError(origin + ": key '" + key + "' must be " + type_name(k->type) + ", got '" + text + "'");
   };

@@ -74,9 +74,31 @@ Workload read_trace(const std::string& path, const traces::TraceOptions& options
 
 }  // namespace
 
+namespace {
+
+// A trace that is not there: said with where the name pointed, so that a data folder set wrong
+// (or not set, from another working directory) is seen at once.
+void require_trace_file(const std::string& given, const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) return;
+  const char* env = std::getenv("TRACEWARP_DATA");
+  const std::string folder = std::filesystem::absolute(data_directory(), ec).lexically_normal().string();
+  const std::string why =
+      given.find("${TRACEWARP_DATA}") == std::string::npos
+          ? "(relative names are read from the working directory, " + std::filesystem::current_path(ec).string() + ")"
+          : "(${TRACEWARP_DATA} is " +
+                (env != nullptr && *env != '\0' ? "TRACEWARP_DATA=" + std::string(env)
+                                                : std::string("not set: the default ../shared/data")) +
+                ", the folder " + folder + "; set TRACEWARP_DATA to the folder that holds traces/)";
+  throw InputError("cannot open '" + path + "': no such file " + why);
+}
+
+}  // namespace
+
 Workload load_configured(const Config& c) {
   const Source source = source_params().read(c);
   if (source.trace.empty()) throw ConfigError(source_params().key_of(&Source::trace) + " is not set");
+  require_trace_file(source.trace, expand_data_path(source.trace));
   traces::TraceOptions options;
   options.format = traces::parse_trace_format(source.format);
   options.swf.cores_per_node = source.cores_per_node;

@@ -63,6 +63,12 @@ fi
 
 study="$(dirname "$0")/../../experiments/kcomputer-interval/study.toml"
 out=$(mktemp -d)
+check "a missing trace names TRACEWARP_DATA and the folder it gave, exit 2" 2 \
+  "no such file .*TRACEWARP_DATA=/nonexistent-data, the folder /nonexistent-data; set TRACEWARP_DATA" \
+  -- env TRACEWARP_DATA=/nonexistent-data "$tw" run -q "$(dirname "$0")/../../experiments/wrsa-backfill/ricc-easy.toml" \
+  -o "$out/ricc.h5"
+check "an unknown key suggests the nearest one, exit 2" 2 "unknown key 'batch.polcy' \\(did you mean 'batch.policy'\\?" \
+  -- "$tw" run -q "$study" --set batch.polcy=easy -o "$out/typo.h5"
 check "a free-run kernel that does not exist, exit 2" 2 "batch.free_runs must be one of auto, portable, avx2, avx512" \
   -- "$tw" run -q "$study" --set batch.machine=kcomputer-768 --set kmix.days=1 \
   --set experiment.replications=1 --set batch.free_runs=sse9 -o "$out/k.h5"

@@ -4,6 +4,7 @@
 #include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/experiment/settings.hpp"
+#include "tracewarp/model/phold/phold.hpp"
 #include "tracewarp/model/registry.hpp"
 #include "tracewarp/workload/configured.hpp"
 #include "tracewarp/workload/transforms.hpp"
@@ -63,7 +64,7 @@ TEST_CASE("config: file values, then --set overrides, with type conversion where
 
 TEST_CASE("config: unknown keys and wrong types name the key and the file", "[unit][config]") {
   REQUIRE(error_of("[phold]\nremotes = 0.5\n") ==
-          "exp.toml: unknown key 'phold.remotes' (tracewarp run --keys lists them)");
+          "exp.toml: unknown key 'phold.remotes' (did you mean 'phold.remote'? tracewarp run --keys lists them)");
   REQUIRE(error_of("[phold]\nlps = \"many\"\n") ==
           "exp.toml: key 'phold.lps' must be an integer, got a string (\"many\")");
   REQUIRE(error_of("[phold]\nlps = 1.5\n") == "exp.toml: key 'phold.lps' must be an integer, got a number (1.5)");
@@ -74,6 +75,15 @@ TEST_CASE("config: unknown keys and wrong types name the key and the file", "[un
           std::string::npos);
   REQUIRE(error_of("[sweep]\n\"phold.nope\" = [1]\n").find("unknown key 'phold.nope'") != std::string::npos);
   REQUIRE(error_of("[phold\nlps = 3\n").rfind("exp.toml:1:", 0) == 0);  // TOML syntax: file, line, column
+}
+
+TEST_CASE("config: a value out of its range names where it was given, the file or --set", "[unit][config]") {
+  const auto read_phold = [](const std::string& toml, const std::vector<std::string>& sets) {
+    phold::param_table().read(parse_experiment(toml, "exp.toml", sets, experiment::config_schema()).base);
+  };
+  REQUIRE_THROWS_WITH(read_phold("[phold]\nremote = 1.5\n", {}), "exp.toml: phold.remote must be in [0, 1], got 1.5");
+  REQUIRE_THROWS_WITH(read_phold("", {"phold.remote=2"}), "--set: phold.remote must be in [0, 1], got 2");
+  REQUIRE(error_of("[experiment]\nreplications = 0\n") == "exp.toml: experiment.replications must be >= 1, got 0");
 }
 
 TEST_CASE("config: sweeps cross in key order (last fastest), replications vary the seed fastest", "[unit][config]") {

@@ -115,9 +115,10 @@ TEST_CASE("replication parameters: declared once, bounds and names checked with 
   CHECK(defaults.hosts == 1600);
   CHECK(defaults.reschedule_period == from_seconds(std::int64_t{100}));
   c.set("replication.hosts", std::int64_t{1}, "test");
-  CHECK_THROWS_WITH(table.read(c), "replication.hosts must be >= 2, got 1");
+  CHECK_THROWS_WITH(table.read(c), "test: replication.hosts must be >= 2, got 1");
   c.set("replication.hosts", std::int64_t{100}, "test");
   c.set("replication.method", std::string("fastest"), "test");
-  CHECK_THROWS_WITH(table.read(c),
-                    "replication.method must be one of wqr, adaptive, proposed, proposed-no-cond3, got 'fastest'");
+  CHECK_THROWS_WITH(
+      table.read(c),
+      "test: replication.method must be one of wqr, adaptive, proposed, proposed-no-cond3, got 'fastest'");
 }

@@ -183,7 +183,7 @@ TEST_CASE("policy registry: every policy by name, WRSA's alpha and beta reach th
   REQUIRE_FALSE(find_batch_policy("wrsa-or").make(s) == AnyBatchPolicy(WrsaOneReservedPolicy{}));
   Config c(policy_params().schema());
   c.set("batch.wrsa_beta", 1.5, "test");
-  REQUIRE_THROWS_WITH(policy_params().read(c), "batch.wrsa_beta must be in [0, 1], got 1.5");
+  REQUIRE_THROWS_WITH(policy_params().read(c), "test: batch.wrsa_beta must be in [0, 1], got 1.5");
 }
 
 TEST_CASE("profile: the shadow without building the profile equals the profile's, on random machines",

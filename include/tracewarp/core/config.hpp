@@ -37,6 +37,9 @@ class Config {
   double get_number(const std::string& key) const;  // integers convert
   const std::string& get_string(const std::string& key) const;
   const std::map<std::string, ConfigValue>& values() const { return values_; }
+  // Where a key's value was given (a file's name, "--set"); empty for a default. Errors about a
+  // value name it, so a bad value is found where it was written.
+  std::string origin_of(const std::string& key) const;
   const ConfigSchema& schema() const { return *schema_; }
 
   // Sets a declared key, checking (and where lossless converting) the type; `origin` names the
@@ -48,6 +51,7 @@ class Config {
  private:
   const ConfigSchema* schema_;
   std::map<std::string, ConfigValue> values_;
+  std::map<std::string, std::string> origins_;
 };
 
 }  // namespace tracewarp

@@ -44,14 +44,14 @@ class ParamTable {
 
   ParamTable&& number(const std::string& key, double P::*member, const std::string& meaning, Bounds b = {}) && {
     add(member, key, ConfigType::number, P{}.*member, meaning + range_text(b),
-        [=, name = full(key)](const Config& c, P& p) { p.*member = checked(name, c.get_number(name), b); });
+        [=, name = full(key)](const Config& c, P& p) { p.*member = checked(c, name, c.get_number(name), b); });
     return std::move(*this);
   }
   // A duration keyed in seconds, held in engine ticks.
   ParamTable&& seconds(const std::string& key, Time P::*member, const std::string& meaning, Bounds b = {}) && {
     add(member, key, ConfigType::number, to_seconds(P{}.*member), meaning + range_text(b),
         [=, name = full(key)](const Config& c, P& p) {
-          p.*member = from_seconds(checked(name, c.get_number(name), b));
+          p.*member = from_seconds(checked(c, name, c.get_number(name), b));
         });
     return std::move(*this);
   }
@@ -63,10 +63,10 @@ class ParamTable {
     add(member, key, ConfigType::integer, static_cast<std::int64_t>(P{}.*member), help,
         [=, name = full(key)](const Config& c, P& p) {
           const std::int64_t v = c.get_int(name);
-          checked(name, static_cast<double>(v), b);
+          checked(c, name, static_cast<double>(v), b);
           if (std::cmp_greater(v, std::numeric_limits<I>::max()))
-            throw ConfigError(name + " must be at most " + std::to_string(std::numeric_limits<I>::max()) + ", got " +
-                              std::to_string(v));
+            throw ConfigError(where(c, name) + name + " must be at most " +
+                              std::to_string(std::numeric_limits<I>::max()) + ", got " + std::to_string(v));
           p.*member = static_cast<I>(v);
         });
     return std::move(*this);
@@ -85,7 +85,7 @@ class ParamTable {
         [=, name = full(key)](const Config& c, P& p) {
           const std::string& v = c.get_string(name);
           if (std::find(allowed.begin(), allowed.end(), v) == allowed.end())
-            throw ConfigError(name + " must be one of " + list + ", got '" + v + "'");
+            throw ConfigError(where(c, name) + name + " must be one of " + list + ", got '" + v + "'");
           p.*member = v;
         });
     return std::move(*this);
@@ -102,8 +102,9 @@ class ParamTable {
   template <class M, class V>
   ParamTable&& mapped(const std::string& key, M P::*member, const std::string& meaning, V (*show)(const M&),
                       M (*parse)(const V&, const std::string& key)) && {
-    add(member, key, config_type_of<V>(), show(P{}.*member), meaning,
-        [=, name = full(key)](const Config& c, P& p) { p.*member = parse(value_of<V>(c, name), name); });
+    add(member, key, config_type_of<V>(), show(P{}.*member), meaning, [=, name = full(key)](const Config& c, P& p) {
+      p.*member = parse(value_of<V>(c, name), where(c, name) + name);
+    });
     return std::move(*this);
   }
 
@@ -179,10 +180,15 @@ class ParamTable {
     const std::string r = range_of(b);
     return r.empty() ? "" : " (" + r + ")";
   }
-  static double checked(const std::string& name, double v, const Bounds& b) {
+  // "exp.toml: " or "--set: " before a message about a key's value; nothing for a default.
+  static std::string where(const Config& c, const std::string& name) {
+    const std::string origin = c.origin_of(name);
+    return origin.empty() ? std::string() : origin + ": ";
+  }
+  static double checked(const Config& c, const std::string& name, double v, const Bounds& b) {
     if (v >= b.min && v <= b.max) return v;
     const std::string range = range_of(b);
-    throw ConfigError(name + " must be " + (range.empty() ? "a number" : range) + ", got " + text(v));
+    throw ConfigError(where(c, name) + name + " must be " + (range.empty() ? "a number" : range) + ", got " + text(v));
   }
 
   std::string section_;
