@@ -69,6 +69,9 @@ check "a missing trace names TRACEWARP_DATA and the folder it gave, exit 2" 2 \
   -o "$out/ricc.h5"
 check "an unknown key suggests the nearest one, exit 2" 2 "unknown key 'batch.polcy' \\(did you mean 'batch.policy'\\?" \
   -- "$tw" run -q "$study" --set batch.polcy=easy -o "$out/typo.h5"
+check "a summary window past the workload's end is warned about" 0 "warning: batch.window_until_s = 1814400 s runs past" \
+  -- "$tw" run -q "$study" --set batch.machine=kcomputer-768 --set kmix.days=1 --set experiment.replications=1 \
+  --set batch.interval_pattern=A -o "$out/window.h5"
 check "a free-run kernel that does not exist, exit 2" 2 "batch.free_runs must be one of auto, portable, avx2, avx512" \
   -- "$tw" run -q "$study" --set batch.machine=kcomputer-768 --set kmix.days=1 \
   --set experiment.replications=1 --set batch.free_runs=sse9 -o "$out/k.h5"
