@@ -17,8 +17,44 @@ struct InspectOptions {
   std::string format = "auto";
   std::uint32_t cores_per_node = 0;
   std::string missing_requested = "run-time";
+  double walltime_grace_s = 0;
   bool json = false;
 };
+
+// Offered loads that differ by more than this many points mean that replaying the trace on whole
+// nodes or on processors is a choice that changes the result.
+constexpr double kLoadGapWarning = 0.05;
+
+// What a batch run of the trace gets with the defaults (batch.resources: processors for SWF,
+// whole nodes for logs sized in nodes), and what the machine offered to each reading.
+void print_replay(const traces::TraceSummary& s) {
+  if (s.machine_nodes <= 0) {
+    std::printf("machine for a run        unknown: the trace does not say its size; set batch.nodes\n");
+  } else {
+    const long long nodes = s.machine_nodes, procs = nodes * s.cores_per_node;
+    const bool swf = s.format == "swf";
+    std::printf("machine for a run        %lld nodes x %u cores = %lld processors%s%s\n", nodes, s.cores_per_node,
+                procs, s.machine_note.empty() ? "" : ": ", s.machine_note.c_str());
+    std::printf("replayed by default as   %s (batch.resources)\n",
+                swf ? "a pool of processors" : "whole exclusive nodes");
+  }
+  const traces::OfferedLoad load = traces::offered_load(s);
+  if (load.processors >= 0) {
+    std::printf(
+        "offered load             %.3f as processors, %.3f as exclusive nodes (work / capacity over the "
+        "submission span)\n",
+        load.processors, load.exclusive_nodes);
+    if (load.exclusive_nodes - load.processors > kLoadGapWarning)
+      std::printf(
+          "  warning: whole nodes offer the machine %.0f points more load than its processors do (jobs "
+          "smaller than a node): batch.resources changes the waits a replay gives\n",
+          100 * (load.exclusive_nodes - load.processors));
+  }
+  std::printf(
+      "killed at walltime       %llu jobs ran longer than requested + %.0f s (batch.kill_at_walltime cuts "
+      "them; batch.walltime_grace_s, --walltime-grace)\n",
+      static_cast<unsigned long long>(s.cut_at_walltime), s.walltime_grace_s);
+}
 
 nlohmann::json distribution_json(const traces::Distribution& d) {
   return {{"mean", d.mean}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
@@ -41,9 +77,6 @@ void print_text(const traces::TraceSummary& s) {
   std::printf("submit span              %.0f s (%.1f days), first at %.0f s\n", s.span_s, s.span_s / 86400,
               s.first_submit_s);
   std::printf("cores per node           %u\n", s.cores_per_node);
-  if (s.machine_nodes > 0)
-    std::printf("machine for a run        %lld nodes%s%s\n", static_cast<long long>(s.machine_nodes),
-                s.machine_note.empty() ? "" : ": ", s.machine_note.c_str());
   std::printf("largest job              %llu nodes, %llu processors\n", static_cast<unsigned long long>(s.max_nodes),
               static_cast<unsigned long long>(s.max_procs));
   std::printf("with requested time      %llu (%.1f%%), ran longer than requested: %llu\n",
@@ -56,6 +89,7 @@ void print_text(const traces::TraceSummary& s) {
               s.requested_s.median, s.requested_s.p90, s.requested_s.max);
   std::printf("nodes per job            mean %.1f, median %.0f, p90 %.0f, max %.0f\n", s.nodes.mean, s.nodes.median,
               s.nodes.p90, s.nodes.max);
+  print_replay(s);
   std::printf("users                    %llu\n", static_cast<unsigned long long>(s.users));
   std::printf("groups (parent jobs)     %llu\n", static_cast<unsigned long long>(s.groups));
   std::printf("read                     %.1f MB in %.3f s (%.0f jobs/s, %.0f MB/s)\n",
@@ -87,6 +121,10 @@ nlohmann::json to_json(const traces::TraceSummary& s) {
           {"machine_note", s.machine_note},
           {"with_requested_time", s.with_requested_time},
           {"ran_longer_than_requested", s.ran_longer_than_requested},
+          {"walltime_grace_s", s.walltime_grace_s},
+          {"cut_at_walltime", s.cut_at_walltime},
+          {"offered_load_processors", traces::offered_load(s).processors},
+          {"offered_load_exclusive_nodes", traces::offered_load(s).exclusive_nodes},
           {"users", s.users},
           {"groups", s.groups},
           {"run_time_s", distribution_json(s.run_s)},
@@ -119,11 +157,15 @@ void add_inspect_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--missing-requested", o->missing_requested, "SWF jobs without requested time: run-time or drop")
       ->capture_default_str();
+  cmd->add_option("--walltime-grace", o->walltime_grace_s,
+                  "seconds past its walltime a job may run before it is killed (batch.walltime_grace_s)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->callback([o, &action] {
     action = [o] {
-      const traces::TraceSummary s =
-          traces::summarize_trace(o->path, trace_options(o->format, o->cores_per_node, o->missing_requested));
+      const traces::TraceSummary s = traces::summarize_trace(
+          o->path, trace_options(o->format, o->cores_per_node, o->missing_requested), o->walltime_grace_s);
       if (Communicator::world().rank() != 0) return;
       if (o->json)
         std::cout << to_json(s).dump() << '\n';

@@ -27,13 +27,21 @@ Distribution distribution(std::vector<float>& v) {
 
 }  // namespace
 
-TraceSummary summarize_trace(const std::string& path, const TraceOptions& options) {
+OfferedLoad offered_load(const TraceSummary& s) {
+  if (s.machine_nodes <= 0 || s.span_s <= 0) return {};
+  const double nodes = static_cast<double>(s.machine_nodes);
+  return {s.processor_seconds / (nodes * s.cores_per_node * s.span_s), s.node_seconds / (nodes * s.span_s)};
+}
+
+TraceSummary summarize_trace(const std::string& path, const TraceOptions& options, double walltime_grace_s) {
   const auto start = std::chrono::steady_clock::now();
   TraceFormat format = TraceFormat::automatic;
   const std::unique_ptr<TraceReader> reader = open_trace(path, options, &format);
   TraceSummary s;
   s.path = path;
   s.format = to_string(format);
+  s.walltime_grace_s = walltime_grace_s;
+  const Time grace = from_seconds(walltime_grace_s);
   std::vector<float> run, requested, nodes;
   std::set<std::int32_t> users, groups;
   Time first = kTimeInfinity, last = std::numeric_limits<Time>::min(), latest = last;
@@ -49,6 +57,9 @@ TraceSummary summarize_trace(const std::string& path, const TraceOptions& option
     const bool has_requested = job.requested > 0 && !job.requested_from_run;
     if (has_requested) ++s.with_requested_time;
     if (has_requested && job.run > job.requested) ++s.ran_longer_than_requested;
+    if (has_requested && job.run > job.requested + grace) ++s.cut_at_walltime;
+    s.processor_seconds += static_cast<double>(job.procs) * to_seconds(job.run);
+    s.node_seconds += static_cast<double>(job.nodes) * to_seconds(job.run);
     if (job.user >= 0) users.insert(job.user);
     if (job.group >= 0) groups.insert(job.group);
     run.push_back(static_cast<float>(to_seconds(job.run)));

@@ -44,14 +44,22 @@ workload::Workload hand_workload() {
   return jobs_from({{0, 100, 100, 4}, {0, 50, 200, 4}, {10, 300, 100, 8}, {20, 30, 40, 2}, {100, 10, 10, 1}}, 7);
 }
 
-BatchResult run_hand(const std::string& policy, SyncMode sync = SyncMode::sequential) {
+BatchResult run_hand(const std::string& policy, SyncMode sync = SyncMode::sequential,
+                     Resources resources = Resources::exclusive_nodes) {
   BatchParams p;
   p.nodes = 8;
   p.block_nodes = 4;
   p.policy = policy;
+  workload::Workload w = hand_workload();
+  if (resources != Resources::exclusive_nodes) {  // the same jobs sized in processors, 4 per node
+    p.resources = resources;
+    p.cores_per_node = 4;
+    p.allocation = resources == Resources::shared_nodes ? Allocation::packed : Allocation::any;
+    for (workload::Job& j : w.jobs) j.procs = j.nodes * 4;
+  }
   EngineConfig e;
   e.sync = sync;
-  return run_batch(Communicator::self(), hand_workload(), p, e);
+  return run_batch(Communicator::self(), w, p, e);
 }
 
 struct Expect {
@@ -115,6 +123,44 @@ TEST_CASE("batch model: FCFS on the hand-worked schedule", "[unit][model][batch]
                            {100, 200, 100, 0, JobStatus::killed},
                            {200, 230, 200, 0, JobStatus::completed},
                            {200, 210, 200, 2, JobStatus::completed}});
+}
+
+TEST_CASE("batch model: jobs of whole nodes' processors keep the hand-worked schedules in every mode",
+          "[unit][model][batch]") {
+  // Counting processors (4 per node) or packing cores onto nodes changes nothing for jobs of
+  // whole nodes: the same starts, ends and plans, on the same nodes (first processor = 4 x node).
+  for (const char* policy : {"fcfs", "easy", "conservative"}) {
+    CAPTURE(policy);
+    const BatchResult nodes = run_hand(policy);
+    for (const Resources mode : {Resources::processors, Resources::shared_nodes}) {
+      CAPTURE(to_string(mode));
+      const BatchResult r = run_hand(policy, SyncMode::sequential, mode);
+      REQUIRE(r.jobs.size() == nodes.jobs.size());
+      for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+        CAPTURE(i);
+        REQUIRE(r.jobs[i].start_s == nodes.jobs[i].start_s);
+        REQUIRE(r.jobs[i].end_s == nodes.jobs[i].end_s);
+        REQUIRE(r.jobs[i].t0_s == nodes.jobs[i].t0_s);
+        REQUIRE(r.jobs[i].first_node == (mode == Resources::processors ? 4 : 1) * nodes.jobs[i].first_node);
+      }
+      REQUIRE(r.busy_node_seconds == 4 * nodes.busy_node_seconds);  // processor-seconds
+    }
+  }
+}
+
+TEST_CASE("batch model: a walltime grace lets jobs run past their walltime by that much", "[unit][model][batch]") {
+  // Job 2 (300 s, requested 100 s) with a grace of 50 s runs 150 s and is still killed; the others
+  // end within their requests.
+  BatchParams p;
+  p.nodes = 8;
+  p.walltime_grace = from_seconds(50.0);
+  const BatchResult r = run_batch(Communicator::self(), hand_workload(), p, EngineConfig{});
+  REQUIRE(r.jobs[2].run_s == 150);
+  REQUIRE(r.jobs[2].status == static_cast<std::int16_t>(JobStatus::killed));
+  p.walltime_grace = from_seconds(200.0);  // 300 s fits in 100 + 200: completed
+  const BatchResult longer = run_batch(Communicator::self(), hand_workload(), p, EngineConfig{});
+  REQUIRE(longer.jobs[2].run_s == 300);
+  REQUIRE(longer.jobs[2].status == static_cast<std::int16_t>(JobStatus::completed));
 }
 
 TEST_CASE("batch model: every policy passes the rollback check; oversized jobs are rejected",

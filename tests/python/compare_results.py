@@ -16,8 +16,8 @@ def model_columns(rows):
 
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
-# --allow-new-parameters: parameters and summary metrics present in only the second file are fine
-# (keys added since the first was written); common ones must still agree.
+# --allow-new-parameters: parameters, summary metrics and table columns present in only the second
+# file are fine (added since the first was written); common ones must still agree.
 allow_new = "--allow-new-parameters" in sys.argv[1:]
 a_path, b_path = args[0], args[1]
 problems = []
@@ -46,6 +46,12 @@ with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
         for t in tables:
             if t not in ga or t not in gb:
                 problems.append(f"{run}/{t}: only in {a_path if t in ga else b_path}")
+            elif allow_new and set(ga[t].dtype.names) <= set(gb[t].dtype.names):
+                old = list(ga[t].dtype.names)
+                rows_a, rows_b = ga[t][()], gb[t][()]
+                if len(rows_a) != len(rows_b) or any(
+                        not np.array_equal(rows_a[c], rows_b[c]) for c in old if not c.startswith("wall_")):
+                    problems.append(f"{run}/{t}: contents differ")
             elif ga[t].dtype != gb[t].dtype:
                 problems.append(f"{run}/{t}: columns differ: {ga[t].dtype.names} vs {gb[t].dtype.names}")
             elif not np.array_equal(*(model_columns(g[t][()]) for g in (ga, gb))):

@@ -32,7 +32,11 @@ struct TraceSummary {
   std::uint64_t max_procs = 0;
   std::uint64_t with_requested_time = 0;
   std::uint64_t ran_longer_than_requested = 0;
-  std::uint64_t out_of_order = 0;  // submissions earlier than one before them
+  double walltime_grace_s = 0;        // as asked
+  std::uint64_t cut_at_walltime = 0;  // ran longer than requested + grace: batch.kill_at_walltime cuts them
+  double processor_seconds = 0;       // sum of processors x run time
+  double node_seconds = 0;            // sum of nodes x run time (nodes = the reader's conversion)
+  std::uint64_t out_of_order = 0;     // submissions earlier than one before them
   std::uint64_t users = 0;
   std::uint64_t groups = 0;  // distinct parent jobs of task traces (workload::Job::group), or groups
   Distribution run_s, requested_s, nodes;
@@ -40,6 +44,15 @@ struct TraceSummary {
   double read_s = 0;        // wall time of the pass
 };
 
-TraceSummary summarize_trace(const std::string& path, const TraceOptions& options);
+// The offered load (work over capacity across the submission span) of a trace replayed on its
+// machine as a pool of processors and as whole exclusive nodes; -1 where the machine's size or
+// the span is unknown.
+struct OfferedLoad {
+  double processors = -1;
+  double exclusive_nodes = -1;
+};
+OfferedLoad offered_load(const TraceSummary& summary);
+
+TraceSummary summarize_trace(const std::string& path, const TraceOptions& options, double walltime_grace_s = 0);
 
 }  // namespace tracewarp::traces

@@ -28,13 +28,14 @@ namespace {
 std::vector<GroupPart> route_jobs(const workload::Workload& workload, const BatchParams& params) {
   std::vector<GroupPart> parts;
   std::uint32_t first = 0;
-  const std::vector<ResourceGroup> groups = resolve_groups(params.nodes, params.groups);
+  const std::vector<ResourceGroup> groups =
+      resolve_groups(static_cast<std::uint32_t>(params.machine_units()), params.groups);
   for (std::size_t g = 0; g < groups.size(); ++g) {
     parts.push_back({groups[g], first, {}, 0, groups.size() > 1 ? static_cast<std::int32_t>(g + 1) : 0});
     first += groups[g].nodes;
   }
   for (std::uint64_t i = 0; i < workload.jobs.size(); ++i) {
-    const std::uint32_t nodes = workload.jobs[i].nodes;
+    const std::uint32_t nodes = params.units_of(workload.jobs[i]);
     std::size_t chosen = 0;
     for (std::size_t g = 0; g < parts.size(); ++g) {
       if (nodes >= parts[g].group.min_job_nodes) chosen = g;
@@ -64,6 +65,14 @@ void add_machine_totals(std::vector<SeriesRow>& series) {
 // what they cannot say alone: a machine resolved to some nodes, and a policy that takes it.
 void validate(const workload::Workload& workload, const BatchParams& params) {
   if (params.nodes == 0) throw ConfigError("batch: the machine has no nodes (set batch.nodes)");
+  if (params.counts_processors() && !params.groups.empty())
+    throw ConfigError("batch.resources = \"" + to_string(params.resources) +
+                      "\": the machine's resource groups are sized in whole nodes; set batch.resources = "
+                      "\"exclusive-nodes\"");
+  if (params.machine_units() > kMaxBatchNodes)
+    throw ConfigError("batch: a machine of " + std::to_string(params.machine_units()) +
+                      " processors is more than the batch model takes (" + std::to_string(kMaxBatchNodes) +
+                      "); set batch.resources = \"exclusive-nodes\" to count whole nodes");
   for (std::size_t i = 1; i < workload.jobs.size(); ++i)
     if (workload.jobs[i].submit < workload.jobs[i - 1].submit) throw InvariantError("batch: workload not sorted");
   make_policy(params);  // a bad name or pattern fails before anything runs
@@ -74,7 +83,7 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
   validate(workload, params);
 
   Shared shared{&workload, params, route_jobs(workload, params), 0,
-                (params.nodes + params.block_nodes - 1) / params.block_nodes};
+                static_cast<std::uint32_t>((params.machine_units() + params.block_nodes - 1) / params.block_nodes)};
   const auto groups = static_cast<LpId>(shared.groups.size());
   Collector out;
   Simulation sim(comm, engine);

@@ -12,7 +12,8 @@
 namespace tracewarp::batch {
 namespace {
 
-// The machine's keys: a preset, and the allocation rule (empty = the preset's, else any).
+// The machine's keys: a preset, the allocation rule (empty = the preset's, else any) and what a
+// job is given (empty = the preset's, else processors for an SWF trace and whole nodes otherwise).
 const ParamTable<MachineChoice>& machine_params() {
   static const ParamTable<MachineChoice> table = [] {
     std::vector<std::string> presets{""};
@@ -21,7 +22,12 @@ const ParamTable<MachineChoice>& machine_params() {
         .choice("machine", &MachineChoice::preset, presets, "preset machine (model/batch/machines.hpp)")
         .choice("allocation", &MachineChoice::allocation, {"", "any", "contiguous"},
                 "any (lowest-numbered free nodes) or contiguous (one range, lowest start); empty = the preset's, "
-                "else any");
+                "else any")
+        .choice("resources", &MachineChoice::resources, {"", "processors", "exclusive-nodes", "shared-nodes"},
+                "what a job is given: processors (a pool of nodes x cores per node), exclusive-nodes (whole nodes, "
+                "ceil(processors / cores per node)) or shared-nodes (cores packed onto shared nodes); empty = the "
+                "preset's (exclusive-nodes), else processors for an SWF trace and exclusive-nodes otherwise "
+                "(docs/studies.md#resources)");
   }();
   return table;
 }
@@ -90,6 +96,29 @@ workload::Workload generate_kcomputer(const Config& c) {
   return w;
 }
 
+// What a job is given and the machine's cores per node: the key, else the preset's, else
+// processors for an SWF trace (how the Parallel Workloads Archive reads its logs) and whole
+// nodes for workloads sized in nodes (generators, ALCF logs).
+void resolve_resources(BatchParams& p, const std::optional<MachinePreset>& machine, const workload::Workload& w) {
+  const std::string& asked = p.machine.resources;
+  const auto format = w.header.find("Format");
+  const bool swf = format != w.header.end() && format->second == "swf";
+  p.resources = !asked.empty() ? parse_resources(asked)
+                : machine      ? Resources::exclusive_nodes
+                : swf          ? Resources::processors
+                               : Resources::exclusive_nodes;
+  p.cores_per_node =
+      machine ? machine->cores_per_node
+              : static_cast<std::uint32_t>(std::max<std::int64_t>(1, workload::header_int(w.header, "CoresPerNode")));
+  if (p.resources == Resources::shared_nodes) {
+    if (!p.machine.allocation.empty())
+      throw ConfigError("batch.allocation = \"" + p.machine.allocation +
+                        "\" does not apply to batch.resources = \"shared-nodes\", which packs cores by its own rule "
+                        "(docs/studies.md#resources)");
+    p.allocation = Allocation::packed;
+  }
+}
+
 // BatchParams from the batch.* keys, the machine preset and the workload's header.
 BatchParams configured_params(const Config& c, const workload::Workload& w) {
   const std::optional<MachinePreset> machine = configured_machine(c);
@@ -101,11 +130,14 @@ BatchParams configured_params(const Config& c, const workload::Workload& w) {
   if (p.nodes == 0)
     p.nodes = machine ? machine->nodes : static_cast<std::uint32_t>(std::max<std::int64_t>(0, w.max_nodes));
   if (p.nodes == 0)
-    throw ConfigError(w.source + ": the trace gives no machine size (no MaxNodes or MaxProcs header): set batch.nodes" +
-                      " (and workload.cores_per_node when jobs are sized in processors)");
+    throw ConfigError(
+        w.source + ": the trace does not say the machine's size" +
+        (w.header.count("Format") && w.header.at("Format") == "swf" ? " (no MaxNodes or MaxProcs header)" : "") +
+        ": set batch.nodes (and workload.cores_per_node when jobs are sized in processors)");
   if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
   const std::string& allocation = p.machine.allocation;
   p.allocation = !allocation.empty() ? parse_allocation(allocation) : machine ? machine->allocation : Allocation::any;
+  resolve_resources(p, machine, w);
   p.context = model::run_context(c);
   return p;
 }
@@ -155,6 +187,9 @@ model::RunOutput output(const BatchResult& r, const Prepared& prepared) {
   out.summary["rejected"] = std::get<std::int64_t>(out.summary.at("rejected")) + rejected_at_read;
   out.run_attributes = model::workload_attributes(w);
   out.run_attributes["machine.nodes"] = static_cast<std::int64_t>(p.nodes);
+  out.run_attributes["machine.cores_per_node"] = static_cast<std::int64_t>(p.cores_per_node);
+  out.run_attributes["machine.resources"] = to_string(p.resources);
+  out.run_attributes["machine.unit"] = std::string(p.counts_processors() ? "processor" : "node");
   out.run_attributes["machine.groups"] = static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()));
   out.measured = pass_cost_summary(r.pass_costs);
   out.tables.push_back(model::table_of(job_table_schema(), r.jobs));
@@ -184,6 +219,10 @@ const ParamTable<BatchParams>& param_table() {
                    "passes only at multiples of this, seconds (0 = after every instant with an arrival or end)",
                    {.min = 0})
           .flag("kill_at_walltime", &P::kill_at_walltime, "jobs end at their requested walltime at the latest")
+          .seconds("walltime_grace_s", &P::walltime_grace,
+                   "with kill_at_walltime: a job is killed this long after its walltime, seconds (Slurm's "
+                   "OverTimeLimit)",
+                   {.min = 0})
           .integer("block_nodes", &P::block_nodes, "nodes per node-block LP", {.min = 1})
           .include(&P::policy_settings, policy_params());
   return table;

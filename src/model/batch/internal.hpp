@@ -81,6 +81,10 @@ struct Collector {
 
 inline AnyBatchPolicy make_policy(const BatchParams& params) {
   const BatchPolicyInfo& info = find_batch_policy(params.policy);
+  if (info.contiguous_only && params.counts_processors())
+    throw ConfigError("batch.policy = \"" + info.name +
+                      "\" plans contiguous ranges of whole nodes: set batch.resources = " +
+                      "\"exclusive-nodes\" (it is \"" + to_string(params.resources) + "\")");
   if (info.contiguous_only && params.allocation != Allocation::contiguous)
     throw ConfigError("batch.policy = \"" + info.name +
                       "\" plans contiguous ranges: set batch.allocation = \"contiguous\"");

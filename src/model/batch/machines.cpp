@@ -1,8 +1,29 @@
 #include "tracewarp/model/batch/machines.hpp"
 
+#include "tracewarp/model/batch/batch_model.hpp"
+
 #include "tracewarp/core/error.hpp"
 
 namespace tracewarp::batch {
+
+Resources parse_resources(const std::string& name) {
+  if (name == "processors") return Resources::processors;
+  if (name == "exclusive-nodes") return Resources::exclusive_nodes;
+  if (name == "shared-nodes") return Resources::shared_nodes;
+  throw ConfigError("unknown resources '" + name + "' (processors, exclusive-nodes or shared-nodes)");
+}
+
+std::string to_string(Resources resources) {
+  switch (resources) {
+    case Resources::processors:
+      return "processors";
+    case Resources::exclusive_nodes:
+      return "exclusive-nodes";
+    case Resources::shared_nodes:
+      return "shared-nodes";
+  }
+  return "?";
+}
 
 std::vector<std::string> machine_preset_names() { return {"kcomputer", "kcomputer-768", "ricc"}; }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -23,7 +24,8 @@ class SchedulerLp {
         out_(out),
         group_(group),
         wrsa_(shared->params.policy_settings.wrsa()),
-        pool_(shared->groups[group].group.nodes),
+        pool_(shared->groups[group].group.nodes,
+              shared->params.resources == Resources::shared_nodes ? shared->params.cores_per_node : 0),
         policy_(make_policy(shared->params)) {}
 
   void on_init(EventContext& ctx) { ctx.send(ctx.self(), 0, kSample); }
@@ -75,25 +77,25 @@ class SchedulerLp {
 
   const GroupPart& part() const { return shared_->groups[group_]; }
   const workload::Job& job(std::uint64_t index) const { return shared_->workload->jobs[index]; }
-  Time executed(const workload::Job& j) const {
-    return shared_->params.kill_at_walltime && j.requested > 0 ? std::min(j.run, j.requested) : j.run;
-  }
+  Time executed(const workload::Job& j) const { return shared_->params.executed(j); }
+  std::uint32_t units(const workload::Job& j) const { return shared_->params.units_of(j); }
 
   void arrive(std::uint64_t index, EventContext& ctx) {
     ++arrived_;
     const workload::Job& j = job(index);
     const Time requested = j.requested > 0 ? j.requested : j.run;
     const Time longest = std::visit([](const auto& p) { return p.longest_plannable(); }, policy_);
-    if (j.nodes < part().group.min_job_nodes || j.nodes > part().group.max_job_nodes || requested > longest) {
-      JobRow row = make_row(index, -1, -1, ctx.now(), JobStatus::rejected, 0);
+    const std::uint32_t size = units(j);
+    if (size < part().group.min_job_nodes || size > part().group.max_job_nodes || requested > longest) {
+      JobRow row = make_row(index, -1, -1, ctx.now(), JobStatus::rejected, {});
       ctx.emit(kJobRecord, row);
       ++done_;
       return;
     }
     const double score = wrsa_.score(j.user);
-    queue_.push({index, j.nodes, requested, j.submit, j.user, score});
+    queue_.push({index, size, requested, j.submit, j.user, score});
     wrsa_at_submit_[index] = score;
-    queued_sizes_.insert(j.nodes);
+    queued_sizes_.insert(size);
     request_pass(ctx);
   }
 
@@ -105,13 +107,10 @@ class SchedulerLp {
     }
     pool_.release(it->second.ranges);
     const workload::Job& j = job(index);
-    const JobStatus status = shared_->params.kill_at_walltime && j.requested > 0 && j.run > j.requested
-                                 ? JobStatus::killed
-                                 : JobStatus::completed;
+    const JobStatus status = executed(j) < j.run ? JobStatus::killed : JobStatus::completed;
     wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
     scores_changed_ = true;
-    ctx.emit(kJobRecord, make_row(index, it->second.t0, it->second.start, ctx.now(), status,
-                                  part().first_node + it->second.ranges.front().first));
+    ctx.emit(kJobRecord, make_row(index, it->second.t0, it->second.start, ctx.now(), status, it->second.ranges));
     wrsa_at_submit_.erase(index);
     const RunningJob key{index, 0, 0, it->second.start + queue_requested(index), 0};
     const auto at = std::lower_bound(by_requested_end_.begin(), by_requested_end_.end(), key, ByRequestedEnd{});
@@ -216,11 +215,12 @@ class SchedulerLp {
   // stays queued.
   bool start(std::uint64_t index, std::optional<std::uint32_t> first_node, EventContext& ctx) {
     const workload::Job& j = job(index);
+    const std::uint32_t size = units(j);
     std::vector<NodeRange> ranges;
     if (!first_node)
-      ranges = pool_.allocate(j.nodes, shared_->params.allocation);
-    else if (pool_.allocate_at(*first_node, j.nodes))
-      ranges.push_back({*first_node, j.nodes});
+      ranges = pool_.allocate(size, shared_->params.allocation);
+    else if (pool_.allocate_at(*first_node, size))
+      ranges.push_back({*first_node, size});
     else  // the plan placed it on nodes in use: a policy error
       throw InvariantError("batch scheduler: job " + std::to_string(j.id) + " placed on busy nodes from " +
                            std::to_string(*first_node));
@@ -229,11 +229,11 @@ class SchedulerLp {
     if (planned == t0_.end() || planned->first != index)
       throw InvariantError("batch scheduler: policy started a job it never planned");
     running_[index] = {ctx.now(), planned->second, ranges};
-    const RunningJob entry{index, j.nodes, ctx.now(), ctx.now() + queue_requested(index), ranges.front().first};
+    const RunningJob entry{index, size, ctx.now(), ctx.now() + queue_requested(index), ranges.front().first};
     const auto at = std::upper_bound(by_requested_end_.begin(), by_requested_end_.end(), entry, ByRequestedEnd{});
     by_requested_end_.insert(static_cast<std::size_t>(at - by_requested_end_.begin()), entry);
     t0_.erase(planned);
-    queued_sizes_.erase(queued_sizes_.find(j.nodes));
+    queued_sizes_.erase(queued_sizes_.find(size));
     // The scheduler ends the job itself; the node blocks learn their share for their accounting.
     const Time run = executed(j);
     ctx.send(ctx.self(), run, kJobEnd, EndMsg{index});
@@ -259,8 +259,29 @@ class SchedulerLp {
     if (done_ < part().jobs.size()) ctx.send(ctx.self(), shared_->params.context.series_interval, kSample);
   }
 
+  // Where a job ran: its first node and how many nodes. A pool of processors has no nodes: there
+  // it is the first processor, and 0. Shared nodes: core u lies on node u / cores per node.
+  std::pair<std::uint32_t, std::uint32_t> nodes_of(const workload::Job& j, const std::vector<NodeRange>& ranges) const {
+    const BatchParams& p = shared_->params;
+    const std::uint32_t base = part().first_node;
+    if (p.resources != Resources::shared_nodes) {
+      const std::uint32_t nodes = p.resources == Resources::exclusive_nodes ? j.nodes : 0;
+      return {ranges.empty() ? 0 : base + ranges.front().first, nodes};
+    }
+    if (ranges.empty()) return {0, (units(j) + p.cores_per_node - 1) / p.cores_per_node};  // rejected: its need
+    std::uint32_t count = 0;
+    std::int64_t last = -1;
+    for (const NodeRange& r : ranges) {  // ascending and disjoint
+      const std::int64_t from = (base + r.first) / p.cores_per_node,
+                         to = (base + r.first + r.count - 1) / p.cores_per_node;
+      count += static_cast<std::uint32_t>(to - std::max(from - 1, last));
+      last = to;
+    }
+    return {(base + ranges.front().first) / p.cores_per_node, count};
+  }
+
   JobRow make_row(std::uint64_t index, Time t0, Time start, Time end, JobStatus status,
-                  std::uint32_t first_node) const {
+                  const std::vector<NodeRange>& ranges) const {
     const workload::Job& j = job(index);
     JobRow row{};
     row.id = j.id;
@@ -268,8 +289,10 @@ class SchedulerLp {
     row.user = j.user;
     row.status = static_cast<std::int16_t>(status);
     row.group = static_cast<std::int16_t>(group_);
-    row.nodes = j.nodes;
-    row.first_node = first_node;
+    std::tie(row.first_node, row.nodes) = nodes_of(j, ranges);
+    row.procs = j.procs;
+    row.logged_wait_s = j.trace_wait >= 0 ? to_seconds(j.trace_wait) : -1;
+    row.logged_start_s = j.trace_wait >= 0 ? to_seconds(j.submit + j.trace_wait) : -1;
     row.submit_s = to_seconds(j.submit);
     row.t0_s = t0 >= 0 ? to_seconds(t0) : -1;
     row.requested_s = j.requested > 0 ? to_seconds(j.requested) : -1;

@@ -7,8 +7,85 @@
 
 namespace tracewarp::batch {
 
+namespace {
+
+// A job's size in the scheduler's units: nodes, or processors (BatchParams::counts_processors).
+double units(const JobRow& j, const BatchParams& params) { return params.counts_processors() ? j.procs : j.nodes; }
+
+bool ran(const JobRow& j) { return j.status != static_cast<std::int16_t>(JobStatus::rejected); }
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
+// Ranks 1..n, ties given their average rank (as Spearman's coefficient needs).
+std::vector<double> ranks_of(const std::vector<double>& v) {
+  std::vector<std::size_t> order(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<double> rank(v.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t k = i;
+    while (k < order.size() && v[order[k]] == v[order[i]]) ++k;
+    const double average = (static_cast<double>(i) + static_cast<double>(k - 1)) / 2 + 1;
+    for (std::size_t m = i; m < k; ++m) rank[order[m]] = average;
+    i = k;
+  }
+  return rank;
+}
+
+double pearson(const std::vector<double>& x, const std::vector<double>& y) {
+  const double n = static_cast<double>(x.size());
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) mx += x[i], my += y[i];
+  mx /= n, my /= n;
+  double sxy = 0, sxx = 0, syy = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+    syy += (y[i] - my) * (y[i] - my);
+  }
+  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0.0;
+}
+
+}  // namespace
+
+// The simulated schedule against the one the trace logged, over the jobs that ran and have a
+// logged wait: how a replay of the machine as it was compares with what the machine did, before
+// any "what if" run can mean something (docs/studies.md#replaying-a-log).
+Attributes logged_comparison(const std::vector<JobRow>& jobs) {
+  std::vector<double> logged, simulated, difference;
+  std::int64_t close = 0;
+  for (const JobRow& j : jobs) {
+    if (!ran(j) || j.logged_wait_s < 0) continue;
+    logged.push_back(j.logged_wait_s);
+    simulated.push_back(j.wait_s);
+    const double d = std::abs(j.wait_s - j.logged_wait_s);
+    difference.push_back(d);
+    close += d <= std::max(kCloseWaitS, kCloseWaitShare * j.logged_wait_s);
+  }
+  if (logged.empty()) return {};
+  const double n = static_cast<double>(logged.size());
+  double logged_sum = 0, simulated_sum = 0;
+  for (std::size_t i = 0; i < logged.size(); ++i) logged_sum += logged[i], simulated_sum += simulated[i];
+  return {{"logged_jobs", static_cast<std::int64_t>(logged.size())},
+          {"logged_mean_wait_s", logged_sum / n},
+          {"logged_median_wait_s", median_of(logged)},
+          {"compared_mean_wait_s", simulated_sum / n},
+          {"compared_median_wait_s", median_of(simulated)},
+          {"wait_median_abs_difference_s", median_of(difference)},
+          {"wait_rank_correlation", pearson(ranks_of(logged), ranks_of(simulated))},
+          {"wait_close_share", static_cast<double>(close) / n}};
+}
+
 Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
-  const std::vector<ResourceGroup> groups = resolve_groups(params.nodes, params.groups);
+  const std::vector<ResourceGroup> groups =
+      resolve_groups(static_cast<std::uint32_t>(params.machine_units()), params.groups);
   std::uint64_t completed = 0, killed = 0, rejected = 0;
   double first_submit = 0, last_end = 0, wait = 0, node_wait = 0, ran_nodes = 0, slowdown = 0, delay = 0;
   double node_seconds = 0;
@@ -24,11 +101,11 @@ Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
     last_end = any ? std::max(last_end, j.end_s) : j.end_s;
     any = true;
     wait += j.wait_s;
-    node_wait += j.wait_s * j.nodes;
-    ran_nodes += j.nodes;
+    node_wait += j.wait_s * units(j, params);
+    ran_nodes += units(j, params);
     slowdown += j.bounded_slowdown;
     delay += j.delay_s;
-    node_seconds += j.nodes * j.run_s;
+    node_seconds += units(j, params) * j.run_s;
     waits.push_back(j.wait_s);
   }
   const double ran = static_cast<double>(completed + killed);
@@ -47,7 +124,7 @@ Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
   for (const JobRow& j : r.jobs) {
     if (j.status == static_cast<std::int16_t>(JobStatus::rejected)) continue;
     busy[static_cast<std::size_t>(j.group)] +=
-        j.nodes * std::max(0.0, std::min(j.end_s, until) - std::max(j.start_s, from));
+        units(j, params) * std::max(0.0, std::min(j.end_s, until) - std::max(j.start_s, from));
     started_in_window += j.start_s >= from && j.start_s < until;
   }
   const double span = std::max(0.0, until - from);
@@ -61,7 +138,7 @@ Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
                  {"makespan_s", makespan},
                  {"window_from_s", from},
                  {"window_until_s", until},
-                 {"utilisation", utilisation(all_busy, params.nodes)},
+                 {"utilisation", utilisation(all_busy, static_cast<double>(params.machine_units()))},
                  {"started_in_window", started_in_window},
                  {"mean_wait_s", ran > 0 ? wait / ran : 0.0},
                  {"node_weighted_mean_wait_s", ran_nodes > 0 ? node_wait / ran_nodes : 0.0},
@@ -78,6 +155,7 @@ Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
   double cells = 0;
   for (const PassCostRow& p : r.pass_costs) cells += p.plan_cells;
   if (cells > 0) out["mean_plan_cells_per_pass"] = cells / static_cast<double>(r.pass_costs.size());
+  for (auto& [name, value] : logged_comparison(r.jobs)) out[name] = value;
   return out;
 }
 

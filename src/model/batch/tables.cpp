@@ -13,8 +13,12 @@ const TableSchema& job_table_schema() {
        TRACEWARP_COLUMN(JobRow, status, "",
                         "0 completed, 1 killed at walltime, 2 rejected (no group takes its size, or longer than the "
                         "policy can plan)"),
-       TRACEWARP_COLUMN(JobRow, nodes, "nodes", "nodes used"),
-       TRACEWARP_COLUMN(JobRow, first_node, "", "first node of the allocation"),
+       TRACEWARP_COLUMN(JobRow, nodes, "nodes",
+                        "nodes it ran on, whole (exclusive-nodes) or shared (shared-nodes); 0 with batch.resources "
+                        "= processors, whose machine is a pool without nodes"),
+       TRACEWARP_COLUMN(JobRow, first_node, "",
+                        "first node of the allocation (its first processor with batch.resources = processors)"),
+       TRACEWARP_COLUMN(JobRow, procs, "processors", "processors it asked for"),
        TRACEWARP_COLUMN(JobRow, submit_s, "s", "submission"),
        TRACEWARP_COLUMN(JobRow, t0_s, "s", "first reservation (planned start, T0); -1 if never planned"),
        TRACEWARP_COLUMN(JobRow, start_s, "s", "start (T1); -1 if rejected"),
@@ -24,7 +28,10 @@ const TableSchema& job_table_schema() {
        TRACEWARP_COLUMN(JobRow, wait_s, "s", "start - submit"),
        TRACEWARP_COLUMN(JobRow, bounded_slowdown, "", "max(1, (wait + run) / max(run, 10 s))"),
        TRACEWARP_COLUMN(JobRow, delay_s, "s", "max(0, T1 - T0)"),
-       TRACEWARP_COLUMN(JobRow, wrsa_at_submit, "", "the user's WRSA score when the job was submitted")},
+       TRACEWARP_COLUMN(JobRow, wrsa_at_submit, "", "the user's WRSA score when the job was submitted"),
+       TRACEWARP_COLUMN(JobRow, logged_wait_s, "s",
+                        "the wait the trace logged (SWF field 3, ALCF wait_time); -1 unknown"),
+       TRACEWARP_COLUMN(JobRow, logged_start_s, "s", "submit + logged wait; -1 unknown")},
       "batch: one row per job, sorted by index"};
   return schema;
 }
@@ -33,7 +40,9 @@ const TableSchema& series_table_schema() {
   static const TableSchema schema{"series",
                                   sizeof(SeriesRow),
                                   {TRACEWARP_COLUMN(SeriesRow, time_s, "s", "sample time"),
-                                   TRACEWARP_COLUMN(SeriesRow, used_nodes, "nodes", "nodes running jobs"),
+                                   TRACEWARP_COLUMN(SeriesRow, used_nodes, "units",
+                                                    "nodes running jobs (processors, when batch.resources counts "
+                                                    "processors: the run attribute machine.unit)"),
                                    TRACEWARP_COLUMN(SeriesRow, running, "jobs", "jobs running"),
                                    TRACEWARP_COLUMN(SeriesRow, queued, "jobs", "jobs queued"),
                                    TRACEWARP_COLUMN(SeriesRow, group, "", "resource group (0 = the whole machine)")},

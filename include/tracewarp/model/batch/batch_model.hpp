@@ -22,6 +22,7 @@
 //   < start (scheduler -> blocks) < sample (scheduler).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -48,28 +49,61 @@ namespace tracewarp::batch {
 // rather than read as garbage.
 inline constexpr std::uint32_t kMaxBatchNodes = 1u << 24;
 
-// The machine a run asks for: a preset (model/batch/machines.hpp) and an allocation rule, each
-// empty for "the preset's, else the default".
+// The machine a run asks for: a preset (model/batch/machines.hpp), an allocation rule and what a
+// job is given, each empty for "the preset's, else the default".
 struct MachineChoice {
   std::string preset;
   std::string allocation;
+  std::string resources;
 };
+
+// What the machine hands a job (batch.resources; docs/studies.md#batch "Resources"):
+//   processors       the machine is a pool of nodes x cores_per_node processors and a job takes
+//                    its processors, wherever they are (the Parallel Workloads Archive's reading
+//                    of its logs, and pyss's and CQSim's);
+//   exclusive-nodes  a job takes ceil(processors / cores_per_node) whole nodes, shared with no
+//                    other job (the K computer and WRSA studies);
+//   shared-nodes     a job's processors are cores packed onto nodes that other jobs may share,
+//                    by the rule of node_pool.hpp (Allocation::packed), as Slurm's consumable
+//                    cores place them.
+// In the first and the last the scheduler counts processors, in the middle one nodes: "units".
+enum class Resources { processors, exclusive_nodes, shared_nodes };
+Resources parse_resources(const std::string& name);  // ConfigError
+std::string to_string(Resources resources);
 
 struct BatchParams {
   MachineChoice machine;              // as asked; the members below are what it resolved to
   std::uint32_t nodes = 0;            // machine size
   std::vector<ResourceGroup> groups;  // empty: one group of the whole machine
   Allocation allocation = Allocation::any;
-  std::string policy = "easy";     // a name of policy/batch/registry.hpp
-  PolicySettings policy_settings;  // the policies' parameters
-  std::size_t queue_depth = 0;     // 0 = unlimited
-  Time tick = 0;                   // > 0: passes only at multiples of this
+  Resources resources = Resources::exclusive_nodes;
+  std::uint32_t cores_per_node = 1;  // of the machine's nodes
+  std::string policy = "easy";       // a name of policy/batch/registry.hpp
+  PolicySettings policy_settings;    // the policies' parameters
+  std::size_t queue_depth = 0;       // 0 = unlimited
+  Time tick = 0;                     // > 0: passes only at multiples of this
   bool kill_at_walltime = true;
+  Time walltime_grace = 0;  // a job is killed this long after its walltime (Slurm's OverTimeLimit)
   std::uint32_t block_nodes = 96;
   model::RunContext context;  // the series interval of the run (no randomness)
   // Summary window (utilisation, jobs started): [from, until); until 0 = the last job end.
   Time window_from = 0;
   Time window_until = 0;
+
+  // Whether the scheduler counts processors (processors, shared-nodes) rather than nodes.
+  bool counts_processors() const { return resources != Resources::exclusive_nodes; }
+  // The machine, and a job, in the scheduler's units.
+  std::uint64_t machine_units() const {
+    return counts_processors() ? std::uint64_t{nodes} * cores_per_node : std::uint64_t{nodes};
+  }
+  std::uint32_t units_of(const workload::Job& job) const {
+    if (!counts_processors()) return job.nodes;
+    return job.procs > 0 ? job.procs : job.nodes * cores_per_node;
+  }
+  // What a job runs for: its run time, cut at walltime + grace when jobs are killed there.
+  Time executed(const workload::Job& job) const {
+    return kill_at_walltime && job.requested > 0 ? std::min(job.run, job.requested + walltime_grace) : job.run;
+  }
 };
 
 enum class JobStatus : std::int32_t { completed = 0, killed = 1, rejected = 2 };
@@ -78,10 +112,12 @@ struct JobRow {
   std::uint64_t id;     // the trace's job number
   std::uint64_t index;  // position in the workload (unique)
   std::int32_t user;
-  std::int16_t status;  // JobStatus
-  std::int16_t group;   // resource group (index in BatchParams::groups)
-  std::uint32_t nodes;
-  std::uint32_t first_node;  // first node of the allocation (on the whole machine's node line)
+  std::int16_t status;        // JobStatus
+  std::int16_t group;         // resource group (index in BatchParams::groups)
+  std::uint32_t nodes;        // nodes it ran on (shared-nodes: shared with others; processors: 0)
+  std::uint32_t first_node;   // first node of the allocation (processors: its first processor)
+  std::uint32_t procs;        // processors it asked for
+  std::uint32_t padding = 0;  // explicit: rows are compared bytewise (rollback check)
   double submit_s;
   double t0_s;  // first reservation (planned start); -1 if never planned
   double start_s;
@@ -92,11 +128,13 @@ struct JobRow {
   double bounded_slowdown;  // max(1, (wait + run) / max(run, 10 s))
   double delay_s;           // max(0, start - t0)
   double wrsa_at_submit;    // the user's WRSA score at submission (policy/batch/wrsa.hpp)
+  double logged_wait_s;     // the wait the trace recorded; -1 unknown
+  double logged_start_s;    // submit + logged wait; -1 unknown
 };
 
 struct SeriesRow {
   double time_s;
-  std::uint32_t used_nodes;
+  std::uint32_t used_nodes;  // in the scheduler's units (BatchParams::counts_processors)
   std::uint32_t running;
   std::uint32_t queued;
   std::int32_t group;  // 0 = the whole machine; with several resource groups, 1.. = each group
@@ -147,6 +185,14 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
 
 // Headline metrics from the job rows.
 Attributes batch_summary(const BatchResult& result, const BatchParams& params);
+// A simulated wait is "close" to the logged one within 10 minutes or 10% of it, whichever is more.
+inline constexpr double kCloseWaitS = 600;
+inline constexpr double kCloseWaitShare = 0.1;
+// The simulated waits against the logged ones, over the jobs that ran and have a logged wait:
+// logged_jobs; logged_ and compared_ (simulated) mean and median wait of those jobs;
+// wait_median_abs_difference_s; wait_rank_correlation (Spearman); wait_close_share (the share
+// within kCloseWaitS or kCloseWaitShare). Empty when no job has a logged wait.
+Attributes logged_comparison(const std::vector<JobRow>& jobs);
 // Scheduling pass cost from the pass table: mean, p99 and max wall-clock microseconds.
 Attributes pass_cost_summary(const std::vector<PassCostRow>& passes);
 // Per-user aggregates (users with >= 10 jobs that ran), by user.
