@@ -20,6 +20,7 @@ shorten() {  # the --set arguments that make one configuration quick
     */kcomputer-interval/*) echo "--set kmix.days=1 --set batch.window_from_s=0 --set batch.window_until_s=0 --set experiment.replications=1" ;;
     */wrsa-backfill/study.toml) echo "--set workload.window_jobs=1500 --set workload.window_start=0 --set workload.iat_scale=0.5" ;;
     */wrsa-backfill/*) echo "--set workload.window_jobs=1500" ;;
+    */replay/*) echo "--set workload.window_jobs=2000" ;;
     */las-multiresource/alibaba2017.toml) echo "--set workload.window_jobs=3000" ;;
     */las-multiresource/sensitivity-nodes.toml) echo "--set lasmix.tasks=2000" ;;
     */las-multiresource/*) echo "--set lasmix.tasks=2000 --set las.nodes=16" ;;

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""The README table of experiments/replay/: for each replayed log and policy, the simulated waits
+against the logged ones (the batch summary's logged_* and compared_* figures, docs/studies.md
+"Replaying a log"), the closest policy of each log in bold.
+
+    /usr/bin/python3 experiments/replay/table.py replay-*.h5 [--csv table.csv]
+
+Closest: the largest share of jobs within 10 minutes or 10% of their logged wait
+(wait_close_share), ties broken by the smaller median absolute difference."""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results as tr  # noqa: E402
+
+COLUMNS = [  # (heading, summary key, format)
+    ("jobs", "logged_jobs", "{:,.0f}"),
+    ("logged mean wait (s)", "logged_mean_wait_s", "{:,.0f}"),
+    ("simulated mean (s)", "compared_mean_wait_s", "{:,.0f}"),
+    ("logged median (s)", "logged_median_wait_s", "{:,.0f}"),
+    ("simulated median (s)", "compared_median_wait_s", "{:,.0f}"),
+    ("median abs. difference (s)", "wait_median_abs_difference_s", "{:,.0f}"),
+    ("rank correlation", "wait_rank_correlation", "{:.2f}"),
+    ("within 10 min or 10%", "wait_close_share", "{:.1%}"),
+]
+
+
+def rows_of(path):
+    results = tr.load(path)
+    for _, run in results.runs.iterrows():
+        name = str(run.get("experiment.name", os.path.basename(path))).removeprefix("replay-")
+        mode = run.get("machine.resources", "")
+        yield {"log": name, "policy": run["batch.policy"], "resources": mode,
+               **{key: run.get("summary." + key, float("nan")) for _, key, _ in COLUMNS}}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+")
+    parser.add_argument("--csv", help="also write the rows as CSV")
+    args = parser.parse_args()
+    rows = [row for path in args.files for row in rows_of(path)]
+    if not rows:
+        sys.exit("no runs in the files given")
+    best = {}
+    for row in rows:
+        key = row["log"]
+        rank = (row["wait_close_share"], -row["wait_median_abs_difference_s"])
+        if key not in best or rank > best[key][0]:
+            best[key] = (rank, id(row))
+    print("| log | policy | resources | " + " | ".join(h for h, _, _ in COLUMNS) + " |")
+    print("|---|---|---|" + "---:|" * len(COLUMNS))
+    for row in rows:
+        cells = [fmt.format(row[key]) for _, key, fmt in COLUMNS]
+        policy = row["policy"]
+        if best[row["log"]][1] == id(row):
+            policy, cells[-1] = f"**{policy}**", f"**{cells[-1]}**"
+        print(f"| {row['log']} | {policy} | {row['resources']} | " + " | ".join(cells) + " |")
+    if args.csv:
+        import pandas as pd
+        pd.DataFrame(rows).to_csv(args.csv, index=False)
+
+
+if __name__ == "__main__":
+    main()
