@@ -31,7 +31,8 @@ def rows_of(path):
     for _, run in results.runs.iterrows():
         name = str(run.get("experiment.name", os.path.basename(path))).removeprefix("replay-")
         mode = run.get("machine.resources", "")
-        yield {"log": name, "policy": run["batch.policy"], "resources": mode,
+        cut = "cut" if run.get("batch.kill_at_walltime", 0) else "as logged"
+        yield {"log": name, "policy": run["batch.policy"], "resources": mode, "past walltime": cut,
                **{key: run.get("summary." + key, float("nan")) for _, key, _ in COLUMNS}}
 
 
@@ -45,18 +46,25 @@ def main():
         sys.exit("no runs in the files given")
     best = {}
     for row in rows:
+        if not row["logged_jobs"] > 0:  # the log recorded no waits (NaN or absent): nothing to rank
+            continue
         key = row["log"]
         rank = (row["wait_close_share"], -row["wait_median_abs_difference_s"])
         if key not in best or rank > best[key][0]:
             best[key] = (rank, id(row))
-    print("| log | policy | resources | " + " | ".join(h for h, _, _ in COLUMNS) + " |")
-    print("|---|---|---|" + "---:|" * len(COLUMNS))
+    print("| log | policy | resources | past walltime | " + " | ".join(h for h, _, _ in COLUMNS) + " |")
+    print("|---|---|---|---|" + "---:|" * len(COLUMNS))
     for row in rows:
+        if not row["logged_jobs"] > 0:
+            print(f"| {row['log']} | {row['policy']} | {row['resources']} | {row['past walltime']} "
+                  "| the log records no waits |"
+                  + " |" * (len(COLUMNS) - 1))
+            continue
         cells = [fmt.format(row[key]) for _, key, fmt in COLUMNS]
         policy = row["policy"]
         if best[row["log"]][1] == id(row):
             policy, cells[-1] = f"**{policy}**", f"**{cells[-1]}**"
-        print(f"| {row['log']} | {policy} | {row['resources']} | " + " | ".join(cells) + " |")
+        print(f"| {row['log']} | {policy} | {row['resources']} | {row['past walltime']} | " + " | ".join(cells) + " |")
     if args.csv:
         import pandas as pd
         pd.DataFrame(rows).to_csv(args.csv, index=False)

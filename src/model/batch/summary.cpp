@@ -25,15 +25,15 @@ double median_of(std::vector<double> v) {
 
 // Ranks 1..n, ties given their average rank (as Spearman's coefficient needs).
 std::vector<double> ranks_of(const std::vector<double>& v) {
-  std::vector<std::size_t> order(v.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::vector<std::pair<double, std::size_t>> sorted(v.size());  // values beside their places: one pass
+  for (std::size_t i = 0; i < v.size(); ++i) sorted[i] = {v[i], i};
+  std::sort(sorted.begin(), sorted.end());
   std::vector<double> rank(v.size());
-  for (std::size_t i = 0; i < order.size();) {
+  for (std::size_t i = 0; i < sorted.size();) {
     std::size_t k = i;
-    while (k < order.size() && v[order[k]] == v[order[i]]) ++k;
+    while (k < sorted.size() && sorted[k].first == sorted[i].first) ++k;
     const double average = (static_cast<double>(i) + static_cast<double>(k - 1)) / 2 + 1;
-    for (std::size_t m = i; m < k; ++m) rank[order[m]] = average;
+    for (std::size_t m = i; m < k; ++m) rank[sorted[m].second] = average;
     i = k;
   }
   return rank;
