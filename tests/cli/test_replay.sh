@@ -52,6 +52,7 @@ if [ ! -e "$ricc" ]; then
 else
   cat >"$work/ricc.toml" <<TOML
 [experiment]
+name = "replay-ricc"
 model = "batch"
 [workload]
 trace = "$ricc"
@@ -69,6 +70,8 @@ TOML
       pass "every mode: identical model data, 1 rank sequential vs $n ranks optimistic"
     else fail "every mode: 1 rank vs $n ranks"; fi
   done
+  expect "experiments/replay/table.py: one row per run, the closest in bold" 0 \
+    "\| ricc \| \*\*(easy|conservative)\*\* \|" -- "$python" "$src/experiments/replay/table.py" "$work/r1.h5"
   expect "report: the comparison with the logged schedule" 0 \
     "batch.resources=\"shared-nodes\".*wait_close_share=.*wait_rank_correlation=" -- "$tw" report "$work/r1.h5"
 fi
