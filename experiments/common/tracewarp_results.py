@@ -7,6 +7,11 @@
     r.table("run-0000", "series")
     r.concat("series")         # a table over all runs, with run_id and the varied parameters
 
+    from tracewarp_results import load_runs, load_table
+    load_runs(["a.h5", "b.h5"])          # the runs of several files: file, run_id, one column per
+                                         # parameter that varies among them, summary.* metrics
+    load_table(["a.h5", "b.h5"], "jobs")  # a table over all of them, with those columns
+
 A file whose run did not finish (no `complete` = 1 attribute) is refused unless
 allow_incomplete=True, so half-written results are never analysed by accident.
 """
@@ -64,15 +69,7 @@ class Results:
 
     def varied(self, run_id: str) -> dict:
         """The sweep point and seed of a run, as {key: value} with numbers parsed."""
-        text = self.runs.set_index("run_id").loc[run_id, "varied"]
-        out = {}
-        for item in filter(None, (s.strip() for s in text.split(","))):
-            key, value = item.split("=", 1)
-            try:
-                out[key] = float(value) if any(c in value for c in ".eE") else int(value)
-            except ValueError:
-                out[key] = value.strip('"')
-        return out
+        return parse_varied(self.runs.set_index("run_id").loc[run_id, "varied"])
 
     def concat(self, name: str) -> pd.DataFrame:
         parts = []
@@ -87,6 +84,84 @@ class Results:
 
 def load(path: str, allow_incomplete: bool = False) -> Results:
     return Results(path, allow_incomplete)
+
+
+def _number(text: str):
+    try:
+        return float(text) if any(c in text for c in ".eEn") else int(text)
+    except ValueError:
+        return None
+
+
+def parse_varied(text: str) -> dict:
+    """A run's `varied` attribute (`key=value, key="text", ...`) as {key: value}: numbers parsed,
+    text unquoted; a comma inside quotes belongs to its value ("10m:1h,30m:12h")."""
+    out, i, n = {}, 0, len(text)
+    while i < n:
+        while i < n and text[i] in ", ":
+            i += 1
+        if i >= n:
+            break
+        eq = text.index("=", i)
+        key, i = text[i:eq].strip(), eq + 1
+        if i < n and text[i] == '"':  # quoted text: up to the closing quote ("" is a quote)
+            j, value = i + 1, []
+            while j < n:
+                if text[j] == '"' and j + 1 < n and text[j + 1] == '"':
+                    value.append('"')
+                    j += 2
+                elif text[j] == '"':
+                    break
+                else:
+                    value.append(text[j])
+                    j += 1
+            out[key], i = "".join(value), j + 1
+        else:
+            j = text.find(",", i)
+            j = n if j < 0 else j
+            raw = text[i:j].strip()
+            number = _number(raw)
+            out[key], i = (raw if number is None else number), j
+    return out
+
+
+def load_runs(paths, allow_incomplete: bool = False) -> pd.DataFrame:
+    """The runs of several results files in one DataFrame: `file`, `run_id`, one column per
+    parameter whose value differs between any two of the runs (the sweep points, across files
+    too: a trace, a machine size), and every summary metric as `summary.<name>`."""
+    frames = []
+    for path in paths:
+        runs = load(path, allow_incomplete).runs.copy()
+        runs.insert(0, "file", path)
+        frames.append(runs)
+    if not frames:
+        return pd.DataFrame()
+    runs = pd.concat(frames, ignore_index=True)
+    fixed = {"file", "run_id", "run_index", "varied"}
+    keep = ["file", "run_id"]
+    for column in runs.columns:
+        if column in fixed or column.startswith("summary."):
+            continue
+        if runs[column].astype(str).nunique(dropna=False) > 1:
+            keep.append(column)
+    return runs[keep + [c for c in runs.columns if c.startswith("summary.")]]
+
+
+def load_table(paths, name: str, allow_incomplete: bool = False) -> pd.DataFrame:
+    """Table `name` of every run of several results files, one DataFrame: the rows of each run
+    with `file`, `run_id` and the columns of the parameters that vary (as load_runs finds them)."""
+    runs = load_runs(paths, allow_incomplete)
+    parameters = [c for c in runs.columns if not c.startswith("summary.")]
+    parts = []
+    for path in paths:
+        results = load(path, allow_incomplete)
+        for run_id in results.run_ids:
+            df = results.table(run_id, name)
+            point = runs[(runs["file"] == path) & (runs["run_id"] == run_id)][parameters].iloc[0]
+            for column in reversed(parameters):
+                df.insert(0, column, point[column])
+            parts.append(df)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
 def open_for_plotting(doc: str, argv=None):

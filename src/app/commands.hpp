@@ -18,6 +18,7 @@ void add_inspect_command(CLI::App& app, Action& action);
 void add_run_command(CLI::App& app, Action& action, int argc, char** argv);
 void add_report_command(CLI::App& app, Action& action);
 void add_generate_command(CLI::App& app, Action& action);
+void add_export_command(CLI::App& app, Action& action);
 
 // ---- shared by several commands (common.cpp) ----
 

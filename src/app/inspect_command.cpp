@@ -2,6 +2,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <iostream>
 
 #include "commands.hpp"
@@ -60,6 +62,35 @@ nlohmann::json distribution_json(const traces::Distribution& d) {
   return {{"mean", d.mean}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
 }
 
+std::string utc(double unix_seconds) {
+  const auto t = static_cast<std::time_t>(unix_seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm);
+  return text;
+}
+
+// Where the first submission lies: in the trace's own seconds, with the date where the trace
+// gives its origin; for traces in absolute Unix times (ALCF), the date, and that a run counts
+// from it.
+std::string first_submission(const traces::TraceSummary& s) {
+  char text[160];
+  if (s.format == "alcf") {
+    std::snprintf(text, sizeof text, "%s (Unix time %.0f; a run counts from it: 0 s)", utc(s.first_submit_s).c_str(),
+                  s.first_submit_s);
+    return text;
+  }
+  const auto origin = s.header.find("UnixStartTime");
+  char* end = nullptr;
+  const double start = origin == s.header.end() ? -1 : std::strtod(origin->second.c_str(), &end);
+  if (start > 0)
+    std::snprintf(text, sizeof text, "%.0f s (%s)", s.first_submit_s, utc(start + s.first_submit_s).c_str());
+  else
+    std::snprintf(text, sizeof text, "%.0f s", s.first_submit_s);
+  return text;
+}
+
 void print_text(const traces::TraceSummary& s) {
   std::printf("%s (%s)\n", s.path.c_str(), s.format.c_str());
   for (const char* key : {"Computer", "Installation", "MaxNodes", "MaxProcs", "UnixStartTime", "StartTime", "EndTime"})
@@ -74,9 +105,11 @@ void print_text(const traces::TraceSummary& s) {
   if (s.out_of_order > 0)
     std::printf("  %llu submissions out of order (sorted when loaded for a run)\n",
                 static_cast<unsigned long long>(s.out_of_order));
-  std::printf("submit span              %.0f s (%.1f days), first at %.0f s\n", s.span_s, s.span_s / 86400,
-              s.first_submit_s);
-  std::printf("cores per node           %u\n", s.cores_per_node);
+  std::printf("submit span              %.0f s (%.1f days), first at %s\n", s.span_s, s.span_s / 86400,
+              first_submission(s).c_str());
+  std::printf(
+      "cores per node           %u%s\n", s.cores_per_node,
+      s.cores_per_node == 1 && s.max_procs > s.max_nodes ? " (the trace does not say; processors per job differ)" : "");
   std::printf("largest job              %llu nodes, %llu processors\n", static_cast<unsigned long long>(s.max_nodes),
               static_cast<unsigned long long>(s.max_procs));
   std::printf("with requested time      %llu (%.1f%%), ran longer than requested: %llu\n",
@@ -85,13 +118,20 @@ void print_text(const traces::TraceSummary& s) {
               static_cast<unsigned long long>(s.ran_longer_than_requested));
   std::printf("run time (s)             mean %.0f, median %.0f, p90 %.0f, max %.0f\n", s.run_s.mean, s.run_s.median,
               s.run_s.p90, s.run_s.max);
-  std::printf("requested time (s)       mean %.0f, median %.0f, p90 %.0f, max %.0f\n", s.requested_s.mean,
-              s.requested_s.median, s.requested_s.p90, s.requested_s.max);
+  if (s.with_requested_time > 0)
+    std::printf("requested time (s)       mean %.0f, median %.0f, p90 %.0f, max %.0f\n", s.requested_s.mean,
+                s.requested_s.median, s.requested_s.p90, s.requested_s.max);
+  else
+    std::printf(
+        "requested time           none in the trace (a run gives each job its run time: "
+        "workload.missing_requested)\n");
   std::printf("nodes per job            mean %.1f, median %.0f, p90 %.0f, max %.0f\n", s.nodes.mean, s.nodes.median,
               s.nodes.p90, s.nodes.max);
   print_replay(s);
   std::printf("users                    %llu\n", static_cast<unsigned long long>(s.users));
-  std::printf("groups (parent jobs)     %llu\n", static_cast<unsigned long long>(s.groups));
+  if (s.groups > 0)
+    std::printf("%-25s%llu\n", s.format == "swf" ? "groups (SWF field 13)" : "parent jobs",
+                static_cast<unsigned long long>(s.groups));
   std::printf("read                     %.1f MB in %.3f s (%.0f jobs/s, %.0f MB/s)\n",
               static_cast<double>(s.bytes) / 1e6, s.read_s, static_cast<double>(s.tally.records) / s.read_s,
               static_cast<double>(s.bytes) / 1e6 / s.read_s);

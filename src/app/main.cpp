@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   app::add_inspect_command(app, action);
   app::add_generate_command(app, action);
   app::add_report_command(app, action);
+  app::add_export_command(app, action);
   app::add_bench_command(app, action);
 
   try {

@@ -1,5 +1,6 @@
 #include "tracewarp/config/experiment.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -49,24 +50,48 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     throw ConfigError(source + ":" + std::to_string(where.line) + ":" + std::to_string(where.column) + ": " +
                       std::string(err.description()));
   }
+  const std::string paired_prefix = "sweep.paired.";
   for_each_leaf(root, "", [&](const std::string& key, const toml::node& node) {
-    if (key.rfind("sweep.", 0) == 0) {
-      const std::string target = key.substr(6);
-      const auto* list = node.as_array();
-      if (list == nullptr || list->empty())
-        throw ConfigError(source + ": sweep key '" + target + "' must be a non-empty list of values");
-      std::vector<ConfigValue> values;
-      Config probe(schema);
-      for (const toml::node& item : *list) {
-        const ConfigValue v = from_toml(item, target, source);
-        probe.set(target, v, source);  // validates key and type now, not at run time
-        values.push_back(probe.values().at(target));
-      }
-      e.sweep.emplace_back(target, std::move(values));
+    if (key.rfind("sweep.", 0) != 0) {
+      e.base.set(key, from_toml(node, key, source), source);
       return;
     }
-    e.base.set(key, from_toml(node, key, source), source);
+    std::string target = key.substr(6), paired;
+    if (key.rfind(paired_prefix, 0) == 0) {  // sweep.paired.<name>.<key>
+      const std::string rest = key.substr(paired_prefix.size());
+      const auto dot = rest.find('.');
+      if (dot == std::string::npos)
+        throw ConfigError(source + ": '" + key + "': a paired sweep is a table, [sweep.paired.<name>], of lists");
+      paired = rest.substr(0, dot);
+      target = rest.substr(dot + 1);
+    }
+    const auto* list = node.as_array();
+    if (list == nullptr || list->empty())
+      throw ConfigError(source + ": sweep key '" + target + "' must be a non-empty list of values");
+    std::vector<ConfigValue> values;
+    Config probe(schema);
+    for (const toml::node& item : *list) {
+      const ConfigValue v = from_toml(item, target, source);
+      probe.set(target, v, source);  // validates key and type now, not at run time
+      values.push_back(probe.values().at(target));
+    }
+    const auto group = std::find_if(e.sweep.begin(), e.sweep.end(),
+                                    [&](const SweepDimension& d) { return !paired.empty() && d.paired == paired; });
+    if (group == e.sweep.end()) {
+      e.sweep.push_back({paired, {{target, std::move(values)}}});
+      return;
+    }
+    if (values.size() != group->size())
+      throw ConfigError(source + ": sweep.paired." + paired + ": '" + target + "' has " +
+                        std::to_string(values.size()) + " values and '" + group->keys.front().first + "' " +
+                        std::to_string(group->size()) + ": paired lists go value by value, so they need as many each");
+    group->keys.emplace_back(target, std::move(values));
   });
+  for (const SweepDimension& d : e.sweep)
+    for (const auto& [key, values] : d.keys)
+      for (const SweepDimension& other : e.sweep)
+        for (const auto& [other_key, other_values] : other.keys)
+          if (&d != &other && key == other_key) throw ConfigError(source + ": sweep key '" + key + "' is given twice");
   // In order, so a key given twice takes its last value (a script's defaults, then the user's);
   // every one is checked, and all are kept in the results file's `overrides`.
   for (const std::string& o : overrides) {
@@ -74,8 +99,9 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     if (eq == std::string::npos || eq == 0) throw ConfigError("--set '" + o + "': expected key=value");
     const std::string key = o.substr(0, eq);
     e.base.set_from_text(key, o.substr(eq + 1), "--set");
-    // An override of a swept key fixes it.
-    std::erase_if(e.sweep, [&](const auto& s) { return s.first == key; });
+    // An override of a swept key fixes it (its paired keys still go together).
+    for (SweepDimension& d : e.sweep) std::erase_if(d.keys, [&](const auto& k) { return k.first == key; });
+    std::erase_if(e.sweep, [](const SweepDimension& d) { return d.keys.empty(); });
   }
   experiment_params().read(e.base);  // the experiment section's bounds, now rather than per run
   // A sweep is expanded into one RunSpec (a full copy of the parameters) per run.
@@ -108,7 +134,7 @@ std::string RunSpec::varied_text() const {
 
 double Experiment::run_count() const {
   double runs = static_cast<double>(experiment_params().read(base).replications);
-  for (const auto& [key, values] : sweep) runs *= static_cast<double>(values.size());
+  for (const SweepDimension& d : sweep) runs *= static_cast<double>(d.size());
   return runs;
 }
 
@@ -118,14 +144,14 @@ std::vector<RunSpec> Experiment::runs() const {
   const std::int64_t replications = settings.replications;
   const std::string& seed_key = experiment_params().key_of(&ExperimentSettings::seed);
   std::size_t points = 1;
-  for (const auto& [key, values] : sweep) points *= values.size();
+  for (const SweepDimension& d : sweep) points *= d.size();
   for (std::size_t p = 0; p < points; ++p) {
-    // Mixed-radix digits of p, the last sweep key fastest.
+    // Mixed-radix digits of p, the last sweep dimension fastest.
     std::size_t rest = p;
     std::vector<std::size_t> digit(sweep.size());
     for (std::size_t k = sweep.size(); k-- > 0;) {
-      digit[k] = rest % sweep[k].second.size();
-      rest /= sweep[k].second.size();
+      digit[k] = rest % sweep[k].size();
+      rest /= sweep[k].size();
     }
     for (std::int64_t r = 0; r < replications; ++r) {
       RunSpec run{"", 0, base, {}};
@@ -133,10 +159,11 @@ std::vector<RunSpec> Experiment::runs() const {
       char id[32];
       std::snprintf(id, sizeof id, "run-%04zu", run.index);
       run.id = id;
-      for (std::size_t k = 0; k < sweep.size(); ++k) {
-        run.config.set(sweep[k].first, sweep[k].second[digit[k]], source);
-        run.varied[sweep[k].first] = sweep[k].second[digit[k]];
-      }
+      for (std::size_t k = 0; k < sweep.size(); ++k)
+        for (const auto& [key, values] : sweep[k].keys) {
+          run.config.set(key, values[digit[k]], source);
+          run.varied[key] = values[digit[k]];
+        }
       const std::int64_t run_seed = experiment_params().read(run.config).seed + (replications > 1 ? r : 0);
       run.config.set(seed_key, run_seed, source);
       if (replications > 1 || run.varied.count(seed_key)) run.varied[seed_key] = run_seed;

@@ -32,11 +32,12 @@ SweepIdentity SweepIdentity::of(const config::Experiment& experiment, const std:
   const std::vector<config::RunSpec> runs = experiment.runs();
   SweepIdentity id{tool_version, git_revision, model, runs.size(), {}, {}};
   for (const auto& [key, value] : experiment.base.values()) id.parameters[key] = tracewarp::to_string(value);
-  for (const auto& [key, values] : experiment.sweep) {
-    std::string list;
-    for (const ConfigValue& v : values) list += (list.empty() ? "[" : ", ") + tracewarp::to_string(v);
-    id.parameters[key] = list + "] (swept)";
-  }
+  for (const config::SweepDimension& d : experiment.sweep)
+    for (const auto& [key, values] : d.keys) {
+      std::string list;
+      for (const ConfigValue& v : values) list += (list.empty() ? "[" : ", ") + tracewarp::to_string(v);
+      id.parameters[key] = list + (d.paired.empty() ? "] (swept)" : "] (swept, paired: " + d.paired + ")");
+    }
   std::uint64_t h = fnv1a("");
   const auto mix = [&h](const std::string& s) { h = fnv1a(s, h); };
   for (const config::RunSpec& run : runs) {

@@ -112,7 +112,9 @@ model::RunOutput from_wire(WireOutput&& w, const model::ModelInfo& model) {
 
 void write_run(results::Writer& writer, const config::RunSpec& run, const model::RunOutput& out) {
   Attributes a = out.run_attributes;
-  for (const auto& [k, v] : run.config.values()) a[k] = to_attr(v);
+  const model::ModelInfo& model = model::find_model(run.config.get_string("experiment.model"));
+  for (const auto& [k, v] : run.config.values())
+    if (model.describes(k)) a[k] = to_attr(v);
   a["varied"] = run.varied_text();
   a["run_index"] = static_cast<std::int64_t>(run.index);
   writer.add_run(run.id, a);

@@ -64,6 +64,13 @@ void tell_workload_notes(const workload::Workload& w) {
     if (told.insert(note).second) std::fprintf(stderr, "tracewarp: note: %s\n", note.c_str());
 }
 
+bool ModelInfo::describes(const std::string& key) const {
+  const std::string section = key.substr(0, key.find('.'));
+  if (section == "experiment" || section == "engine" || section == "output") return true;
+  if (section == "workload") return reads_workload;
+  return find_config_key(keys, key) != nullptr;
+}
+
 Attributes workload_attributes(const workload::Workload& w) {
   std::string transforms, notes;
   for (const std::string& t : w.transforms) transforms += (transforms.empty() ? "" : "; ") + t;
@@ -74,6 +81,9 @@ Attributes workload_attributes(const workload::Workload& w) {
                   {"workload.dropped", static_cast<std::int64_t>(w.tally.dropped_total())},
                   {"workload.repaired", static_cast<std::int64_t>(w.tally.repaired_total())}};
   if (!notes.empty()) a["workload.notes"] = notes;
+  // The trace's time origin (SWF UnixStartTime; the first submission of a log in Unix times), so
+  // that times in the tables, which count from it, can be turned back into dates.
+  if (w.unix_start_time >= 0) a["workload.unix_start_time"] = w.unix_start_time;
   return a;
 }
 

@@ -225,8 +225,10 @@ void write_swf(const workload::Workload& w, const std::string& path, std::uint32
   const std::uint32_t cpn = std::max<std::uint32_t>(1, cores_per_node);
   std::uint64_t max_procs = 0;
   for (const workload::Job& j : w.jobs) max_procs = std::max<std::uint64_t>(max_procs, std::uint64_t{j.nodes} * cpn);
-  std::string header =
-      "; Version: 2.2\n; Computer: tracewarp generate\n; Conversion: tracewarp from " + w.source + "\n";
+  const auto computer = w.header.find("Computer");
+  std::string header = "; Version: 2.2\n; Computer: " +
+                       (computer == w.header.end() ? std::string("tracewarp generate") : computer->second) +
+                       "\n; Conversion: tracewarp from " + w.source + "\n";
   header += "; MaxJobs: " + std::to_string(w.jobs.size()) + "\n; MaxRecords: " + std::to_string(w.jobs.size()) + "\n";
   if (w.unix_start_time >= 0) header += "; UnixStartTime: " + std::to_string(w.unix_start_time) + "\n";
   if (w.max_nodes > 0) {

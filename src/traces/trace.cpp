@@ -323,6 +323,7 @@ class AlcfReader final : public CsvTraceReader {
     for (const char* name : {"job", "user", "cpu_num", "node_num", "submit_time", "wait_time", "run_time", "wall_time"})
       index_[name] = find(name);
   }
+  std::uint32_t cores_per_node() const override { return mixed_ || cores_per_node_ == 0 ? 1 : cores_per_node_; }
 
  private:
   static std::vector<std::string> read_columns(const std::string& path) {
@@ -367,8 +368,18 @@ class AlcfReader final : public CsvTraceReader {
     job.nodes = static_cast<std::uint32_t>(nodes);
     const double cpus = r.count(index_["cpu_num"]);
     job.procs = cpus > 0 ? static_cast<std::uint32_t>(cpus) : job.nodes;
+    if (cpus > 0) note_cores_per_node(cpus / nodes);
     return true;
   }
+  // The machine's cores per node, from the jobs: cpu_num / node_num when every job that gives
+  // both has the same whole ratio (Mira 16, Theta 64), else 1.
+  void note_cores_per_node(double ratio) {
+    const auto whole = static_cast<std::uint32_t>(ratio);
+    if (ratio != whole || whole == 0 || (cores_per_node_ > 0 && cores_per_node_ != whole)) mixed_ = true;
+    cores_per_node_ = whole;
+  }
+  std::uint32_t cores_per_node_ = 0;
+  bool mixed_ = false;
   std::map<std::string, std::size_t> index_;
 };
 

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <tuple>
+
 #include "tracewarp/config/experiment.hpp"
 #include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
@@ -110,6 +113,31 @@ TEST_CASE("config: sweeps cross in key order (last fastest), replications vary t
                                             {"phold.remote=0.5"}, experiment::config_schema());
   REQUIRE(fixed.runs().size() == 1);
   REQUIRE(fixed.runs()[0].config.get_number("phold.remote") == 0.5);
+}
+
+TEST_CASE("config: a paired sweep takes its lists value by value and crosses them with the rest", "[unit][config]") {
+  const std::string toml =
+      "[sweep]\n\"phold.remote\" = [0.1, 1.0]\n"
+      "[sweep.paired.size]\n\"phold.lps\" = [64, 128, 256]\n\"phold.end\" = [10.0, 20.0, 40.0]\n";
+  const std::vector<RunSpec> runs = parse_experiment(toml, "exp.toml", {}, experiment::config_schema()).runs();
+  REQUIRE(runs.size() == 6);  // 3 pairs x 2 remote fractions, not 3 x 3 x 2
+  std::set<std::tuple<double, std::int64_t, double>> points;
+  for (const RunSpec& r : runs) {
+    points.emplace(r.config.get_number("phold.remote"), r.config.get_int("phold.lps"),
+                   r.config.get_number("phold.end"));
+    REQUIRE(r.config.get_number("phold.end") == 10.0 * static_cast<double>(r.config.get_int("phold.lps")) / 64);
+    REQUIRE(r.varied.size() == 3);
+  }
+  REQUIRE(points.size() == 6);
+  // Lists of different lengths cannot go value by value.
+  REQUIRE_THAT(error_of("[sweep.paired.size]\n\"phold.lps\" = [64, 128]\n\"phold.end\" = [10.0]\n"),
+               Catch::Contains("paired lists go value by value"));
+  REQUIRE_THAT(error_of("[sweep]\n\"phold.lps\" = [1]\n[sweep.paired.x]\n\"phold.lps\" = [2]\n"),
+               Catch::Contains("given twice"));
+  // --set fixes one key of a pair; the other still varies.
+  const Experiment fixed = parse_experiment(toml, "exp.toml", {"phold.lps=32"}, experiment::config_schema());
+  REQUIRE(fixed.runs().size() == 6);
+  REQUIRE(fixed.runs()[0].config.get_int("phold.lps") == 32);
 }
 
 TEST_CASE("config: numbers print in their shortest exact form", "[unit][config]") {

@@ -31,7 +31,9 @@ with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
         ga, gb = a["runs"][run], b["runs"][run]
         params_a = {k: v for k, v in ga.attrs.items() if not k.startswith("engine.")}
         params_b = {k: v for k, v in gb.attrs.items() if not k.startswith("engine.")}
-        keys_differ = not params_a.keys() <= params_b.keys() if allow_new else params_a.keys() != params_b.keys()
+        # (with --allow-new-parameters, keys in one file only are fine either way: files written
+        # before runs recorded only their own model's keys held every model's)
+        keys_differ = False if allow_new else params_a.keys() != params_b.keys()
         if keys_differ or any(params_a[k] != params_b[k] for k in params_a.keys() & params_b.keys()):
             problems.append(f"{run}: parameters differ")
         sum_a, sum_b = dict(ga["summary"].attrs), dict(gb["summary"].attrs)

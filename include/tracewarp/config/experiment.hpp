@@ -1,6 +1,13 @@
 // Experiment configuration (TOML). An experiment file has sections — experiment, engine,
 // workload, output, one per model (phold, ...) — and optionally [sweep], whose keys name other
-// keys and give lists of values to cross.
+// keys and give lists of values to cross, and [sweep.paired.<name>] tables, whose keys' lists go
+// together value by value (the i-th of each in one run: each trace with its own machine size)
+// and cross with the rest as one list:
+//   [sweep]
+//   "batch.policy" = ["fcfs", "easy"]                 # crossed with the pair below: 4 runs
+//   [sweep.paired.machine]
+//   "workload.trace" = ["kth.swf", "hpc2n.swf"]
+//   "batch.nodes" = [100, 240]
 //
 // Every key is declared once, with the struct member it sets (core/params.hpp): the sections every
 // experiment has in config/settings.hpp, each model's own section with the model (model/registry.hpp
@@ -28,14 +35,22 @@ struct RunSpec {
   std::string varied_text() const;            // "key=value, ..." of `varied`
 };
 
+// One list a sweep crosses: one key (a [sweep] key), or the keys of a [sweep.paired.<name>]
+// table, whose lists are as long as each other and taken value by value.
+struct SweepDimension {
+  std::string paired;  // the paired table's name; empty for a single key
+  std::vector<std::pair<std::string, std::vector<ConfigValue>>> keys;
+  std::size_t size() const { return keys.front().second.size(); }
+};
+
 struct Experiment {
-  std::string source;                                                   // file name
-  std::string text;                                                     // the TOML as read, stored in results
-  Config base;                                                          // defaults < file < --set
-  std::vector<std::pair<std::string, std::vector<ConfigValue>>> sweep;  // key order = crossing order
-  std::vector<std::string> overrides;                                   // the --set arguments
-  std::vector<RunSpec> runs() const;  // expanded: sweep keys in order (first slowest), seeds fastest
-  double run_count() const;           // how many runs() gives, without expanding them
+  std::string source;                  // file name
+  std::string text;                    // the TOML as read, stored in results
+  Config base;                         // defaults < file < --set
+  std::vector<SweepDimension> sweep;   // in crossing order, the first slowest
+  std::vector<std::string> overrides;  // the --set arguments
+  std::vector<RunSpec> runs() const;   // expanded: sweep keys in order (first slowest), seeds fastest
+  double run_count() const;            // how many runs() gives, without expanding them
 };
 
 // The most runs one experiment may expand to (sweep points x replications).

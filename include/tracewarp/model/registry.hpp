@@ -62,6 +62,12 @@ struct ModelInfo {
   // workload is read and kept for the run: see configured_workload). Called for every run of an
   // experiment before any file is made, so a bad value or trace stops it before it starts.
   std::function<void(const Config&)> check;
+  bool reads_workload = false;  // its runs read workload.* (a trace or a generator)
+
+  // Whether a key says something about this model's runs: its own keys, the experiment, engine
+  // and output sections, and workload.* when it reads a workload. A results file records these
+  // for each run, not every model's keys.
+  bool describes(const std::string& key) const;
 };
 
 // A model as an experiment runs it, from its own three parts; make_model writes the rest once.
@@ -85,6 +91,11 @@ struct ModelParts {
   std::function<RunOutput(const Result&, const Prepared&)> output;
 };
 
+template <class T>
+inline constexpr bool is_with_workload = false;
+template <class Params>
+inline constexpr bool is_with_workload<WithWorkload<Params>> = true;
+
 template <class Prepared, class Result>
 ModelInfo make_model(std::string name, std::string description, std::vector<const TableSchema*> tables,
                      ConfigSchema keys, std::vector<WorkloadGenerator> generators, ModelParts<Prepared, Result> parts) {
@@ -99,6 +110,7 @@ ModelInfo make_model(std::string name, std::string description, std::vector<cons
     return out;
   };
   info.check = [prepare = parts.prepare](const Config& c) { prepare(c); };
+  info.reads_workload = is_with_workload<Prepared> || !info.generators.empty();
   return info;
 }
 

@@ -13,6 +13,9 @@ const TableSchema& job_table_schema() {
        TRACEWARP_COLUMN(JobRow, status, "",
                         "0 completed, 1 killed at walltime, 2 rejected (no group takes its size, or longer than the "
                         "policy can plan)"),
+       TRACEWARP_COLUMN(JobRow, group, "",
+                        "resource group (index in the machine's groups: the K computer's 0 small, 1 large; 0 with one "
+                        "group)"),
        TRACEWARP_COLUMN(JobRow, nodes, "nodes",
                         "nodes it ran on, whole (exclusive-nodes) or shared (shared-nodes); 0 with batch.resources "
                         "= processors, whose machine is a pool without nodes"),

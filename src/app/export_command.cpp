@@ -1,0 +1,228 @@
+// tracewarp export RESULTS.h5 --csv DIR | --swf DIR: a results file for tools that do not read
+// HDF5 — every table of every run as CSV, or the batch runs' simulated schedules as SWF.
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "commands.hpp"
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/model/batch/batch_model.hpp"
+#include "tracewarp/model/registry.hpp"
+#include "tracewarp/results/file.hpp"
+#include "tracewarp/traces/swf.hpp"
+
+namespace tracewarp::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ExportOptions {
+  std::string results;
+  std::string csv_dir;
+  std::string swf_dir;
+};
+
+std::string attribute(const Attributes& a, const std::string& key) {
+  const auto it = a.find(key);
+  return it == a.end() ? std::string() : to_text(it->second);
+}
+std::int64_t integer_attribute(const Attributes& a, const std::string& key, std::int64_t otherwise) {
+  const auto it = a.find(key);
+  if (it == a.end()) return otherwise;
+  const auto* i = std::get_if<std::int64_t>(&it->second);
+  return i ? *i : otherwise;
+}
+
+// A CSV field: quoted when it holds a comma, a quote or a line break (quotes doubled).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// One value of a row as text: integers exactly, floating point with enough digits to read back
+// the same number.
+std::string cell(const std::byte* row, const Column& c) {
+  char text[40];
+  const std::byte* at = row + c.offset;
+  const auto get = [&](auto v) {
+    std::memcpy(&v, at, sizeof v);
+    return v;
+  };
+  switch (c.type) {
+    case ColumnType::i16:
+      return std::to_string(get(std::int16_t{}));
+    case ColumnType::i32:
+      return std::to_string(get(std::int32_t{}));
+    case ColumnType::u32:
+      return std::to_string(get(std::uint32_t{}));
+    case ColumnType::i64:
+      return std::to_string(get(std::int64_t{}));
+    case ColumnType::u64:
+      return std::to_string(get(std::uint64_t{}));
+    case ColumnType::f32:
+      std::snprintf(text, sizeof text, "%.9g", static_cast<double>(get(float{})));
+      return text;
+    case ColumnType::f64:
+      std::snprintf(text, sizeof text, "%.17g", get(double{}));
+      return text;
+  }
+  return {};
+}
+
+std::ofstream create(const fs::path& path) {
+  std::ofstream out(path);
+  if (!out) throw UsageError("cannot create '" + path.string() + "': " + std::strerror(errno));
+  return out;
+}
+
+// The schemas a run's tables were written with: its model's and the engine table's.
+std::vector<const TableSchema*> schemas_of(const Attributes& run) {
+  std::vector<const TableSchema*> out{&results::engine_table_schema()};
+  const std::string model = attribute(run, "experiment.model");
+  if (!model.empty())
+    for (const TableSchema* s : model::find_model(model).tables) out.push_back(s);
+  return out;
+}
+
+void write_table_csv(const results::Reader& file, const std::string& run, const TableSchema& schema,
+                     const fs::path& path) {
+  const std::vector<std::byte> rows = file.read_table(run, schema);
+  std::ofstream out = create(path);
+  for (std::size_t c = 0; c < schema.columns.size(); ++c) out << (c ? "," : "") << schema.columns[c].name;
+  out << '\n';
+  for (std::size_t r = 0; r + schema.row_size <= rows.size(); r += schema.row_size) {
+    for (std::size_t c = 0; c < schema.columns.size(); ++c) out << (c ? "," : "") << cell(&rows[r], schema.columns[c]);
+    out << '\n';
+  }
+}
+
+void write_attributes_csv(const Attributes& a, const fs::path& path) {
+  std::ofstream out = create(path);
+  out << "name,value\n";
+  for (const auto& [name, value] : a) out << csv_field(name) << ',' << csv_field(to_text(value)) << '\n';
+}
+
+// DIR/runs.csv (one row per run: its id, the sweep point and its summary), and DIR/<run>/ with
+// every table as <table>.csv, the summary and the run's parameters.
+void export_csv(const results::Reader& file, const fs::path& dir) {
+  fs::create_directories(dir);
+  const std::vector<std::string> runs = file.runs();
+  std::set<std::string> summary_keys;
+  for (const std::string& run : runs)
+    for (const auto& [k, v] : file.summary(run)) summary_keys.insert(k);
+  std::ofstream index = create(dir / "runs.csv");
+  index << "run_id,varied";
+  for (const std::string& k : summary_keys) index << ',' << csv_field(k);
+  index << '\n';
+  for (const std::string& run : runs) {
+    const Attributes attributes = file.run_attributes(run), summary = file.summary(run);
+    index << run << ',' << csv_field(attribute(attributes, "varied"));
+    for (const std::string& k : summary_keys) index << ',' << csv_field(attribute(summary, k));
+    index << '\n';
+    const fs::path folder = dir / run;
+    fs::create_directories(folder);
+    write_attributes_csv(summary, folder / "summary.csv");
+    write_attributes_csv(attributes, folder / "parameters.csv");
+    const std::vector<const TableSchema*> schemas = schemas_of(attributes);
+    for (const std::string& table : file.tables(run)) {
+      const TableSchema* schema = nullptr;
+      for (const TableSchema* s : schemas)
+        if (s->name == table) schema = s;
+      if (schema == nullptr) {
+        std::fprintf(stderr, "tracewarp: note: %s/%s: no schema known for this table; not exported\n", run.c_str(),
+                     table.c_str());
+        continue;
+      }
+      write_table_csv(file, run, *schema, folder / (table + ".csv"));
+    }
+  }
+  std::printf("wrote %zu run(s) as CSV into %s\n", runs.size(), dir.c_str());
+}
+
+// A batch run's simulated schedule as a workload whose logged waits and run times are the
+// simulated ones, for traces::write_swf: SWF tools then read the schedule as if it were a log.
+// Times are whole seconds there; the resource group is the queue (field 15); a job killed at its
+// walltime has status 0 (failed), a rejected one status 5 (cancelled) and no run time.
+workload::Workload simulated_schedule(const results::Reader& file, const std::string& run, const Attributes& a,
+                                      const std::string& source, std::uint32_t cores_per_node) {
+  const TableSchema& schema = batch::job_table_schema();
+  const std::vector<std::byte> bytes = file.read_table(run, schema);
+  std::vector<batch::JobRow> rows(bytes.size() / sizeof(batch::JobRow));
+  std::memcpy(rows.data(), bytes.data(), rows.size() * sizeof(batch::JobRow));
+  workload::Workload w;
+  w.source = source + " run " + run;
+  w.header["Computer"] = "tracewarp simulated schedule";
+  w.unix_start_time = integer_attribute(a, "workload.unix_start_time", -1);
+  w.max_nodes = integer_attribute(a, "machine.nodes", -1);
+  w.transforms.push_back("simulated schedule: batch.policy = " + attribute(a, "batch.policy") +
+                         ", batch.resources = " + attribute(a, "machine.resources"));
+  for (const batch::JobRow& r : rows) {
+    workload::Job j;
+    j.id = r.id;
+    j.submit = from_seconds(r.submit_s);
+    const bool ran = r.status != static_cast<std::int16_t>(batch::JobStatus::rejected);
+    j.trace_wait = ran ? from_seconds(r.wait_s) : -1;
+    j.run = ran ? from_seconds(r.run_s) : -1;
+    j.requested = r.requested_s > 0 ? from_seconds(r.requested_s) : -1;
+    j.procs = r.procs > 0 ? r.procs : r.nodes * cores_per_node;
+    j.nodes = (j.procs + cores_per_node - 1) / cores_per_node;
+    j.user = r.user;
+    j.queue = r.group + 1;
+    j.status = r.status == static_cast<std::int16_t>(batch::JobStatus::completed) ? 1 : ran ? 0 : 5;
+    w.jobs.push_back(j);
+  }
+  return w;
+}
+
+void export_swf(const results::Reader& file, const std::string& source, const fs::path& dir) {
+  fs::create_directories(dir);
+  std::size_t written = 0;
+  for (const std::string& run : file.runs()) {
+    const Attributes a = file.run_attributes(run);
+    if (attribute(a, "experiment.model") != "batch") continue;
+    const auto cpn =
+        static_cast<std::uint32_t>(std::max<std::int64_t>(1, integer_attribute(a, "machine.cores_per_node", 1)));
+    traces::write_swf(simulated_schedule(file, run, a, source, cpn), (dir / (run + ".swf")).string(), cpn);
+    ++written;
+  }
+  if (written == 0) throw UsageError(source + ": no batch runs: --swf writes the schedules of batch runs only");
+  std::printf("wrote %zu simulated schedule(s) as SWF into %s\n", written, dir.c_str());
+}
+
+void export_results(const ExportOptions& o) {
+  if (o.csv_dir.empty() && o.swf_dir.empty()) throw UsageError("export: give --csv DIR, --swf DIR or both");
+  const results::Reader file(o.results);
+  if (!file.complete())
+    throw UsageError(o.results +
+                     " is incomplete (its run did not finish): finish it with `tracewarp run ... --resume`");
+  if (!o.csv_dir.empty()) export_csv(file, o.csv_dir);
+  if (!o.swf_dir.empty()) export_swf(file, o.results, o.swf_dir);
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ExportOptions>();
+  CLI::App* cmd =
+      app.add_subcommand("export", "a results file as CSV (every table of every run), or batch schedules as SWF");
+  cmd->add_option("results", o->results, "results file (HDF5) written by tracewarp run")->required();
+  cmd->add_option("--csv", o->csv_dir,
+                  "folder to write: runs.csv (one row per run), and per run a folder with each table as CSV, "
+                  "summary.csv and parameters.csv");
+  cmd->add_option("--swf", o->swf_dir,
+                  "folder to write each batch run's simulated schedule into, as <run>.swf (waits and run times "
+                  "filled in, whole seconds)");
+  cmd->callback([o, &action] {
+    action = [o] {
+      if (Communicator::world().rank() == 0) export_results(*o);
+    };
+  });
+}
+
+}  // namespace tracewarp::app
