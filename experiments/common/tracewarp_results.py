@@ -17,7 +17,19 @@ allow_incomplete=True, so half-written results are never analysed by accident.
 """
 from __future__ import annotations
 
-import h5py
+import os
+import sys
+
+try:
+    import h5py
+except ImportError:  # another python3 first on PATH (a bare pyenv one): Debian's has the packages
+    debian = "/usr/bin/python3"
+    script = sys.argv[0] if sys.argv else ""
+    if script.endswith(".py") and os.path.exists(script) and os.path.realpath(sys.executable) != os.path.realpath(debian) \
+            and os.path.exists(debian):
+        print(f"{script}: {sys.executable} has no h5py; running it with {debian}", file=sys.stderr)
+        os.execv(debian, [debian] + sys.argv)
+    raise
 import numpy as np
 import pandas as pd
 

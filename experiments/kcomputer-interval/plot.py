@@ -16,12 +16,13 @@
 Classes are the study's: nodes 1-384 (small group), 385-1,080, -4,320, -10,800, -36,864;
 requested walltime up to 1 h, 4 h, 12 h, 24 h.
 
-    python3 experiments/kcomputer-interval/plot.py kcomputer-interval.h5 [--out DIR]
+    /usr/bin/python3 experiments/kcomputer-interval/plot.py kcomputer-interval.h5 [--out DIR]
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results  # noqa: E402,F401  (first: on a bare python3 it reruns the script with one that has the packages)
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")

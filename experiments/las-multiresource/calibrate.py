@@ -10,7 +10,7 @@ is set through the mean request (lasmix.mean_demand = mean request / capacity: a
 is a smaller mean request). Under the closed loop the arrival rate follows from the load, so
 capacity is the only thing to calibrate.
 
-    python3 experiments/las-multiresource/calibrate.py experiments/las-multiresource/google.toml \
+    /usr/bin/python3 experiments/las-multiresource/calibrate.py experiments/las-multiresource/google.toml \
         [--tracewarp build/tracewarp] [--target 0.9] [--tasks 20000]
 """
 import argparse
@@ -21,6 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results  # noqa: E402,F401  (first: on a bare python3 it reruns the script with one that has the packages)
 from tracewarp_results import load  # noqa: E402
 
 

@@ -8,12 +8,13 @@ sensitivity.toml in this folder):
   summary.csv        every run's varied parameters and summary (slowdown percentiles
                      50/90/95/99/99.9, preemptions, utilisation)
 
-    python3 experiments/las-multiresource/plot.py las-google.h5 [--out DIR]
+    /usr/bin/python3 experiments/las-multiresource/plot.py las-google.h5 [--out DIR]
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results  # noqa: E402,F401  (first: on a bare python3 it reruns the script with one that has the packages)
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")

@@ -11,12 +11,13 @@ varies what it needs:
   points.csv       per sweep point (seeds pooled): runs, completion mean/min/max, judgements,
                    false judgements, speculative copies, re-executions, wasted container-seconds
 
-    python3 experiments/mapreduce-stragglers/plot.py mapreduce-robustness.h5 [--out DIR]
+    /usr/bin/python3 experiments/mapreduce-stragglers/plot.py mapreduce-robustness.h5 [--out DIR]
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results  # noqa: E402,F401  (first: on a bare python3 it reruns the script with one that has the packages)
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Committed events over simulated time for every run of a PHOLD results file: a PNG figure and
-the CSV behind it.   python3 experiments/phold/plot.py phold.h5 [--out DIR]"""
+the CSV behind it.   /usr/bin/python3 experiments/phold/plot.py phold.h5 [--out DIR]"""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results  # noqa: E402,F401  (first: on a bare python3 it reruns the script with one that has the packages)
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")

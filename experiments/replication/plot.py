@@ -10,12 +10,13 @@ success.toml or scale.toml in this folder):
   points.csv         per (grain, hosts, method): runs, completion median/min/max, server
                      events, queueing delay, replicas started/won, success probability
 
-    python3 experiments/replication/plot.py replication-study.h5 [--out DIR]
+    /usr/bin/python3 experiments/replication/plot.py replication-study.h5 [--out DIR]
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results  # noqa: E402,F401  (first: on a bare python3 it reruns the script with one that has the packages)
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")

@@ -20,12 +20,13 @@
                                  IAT x1/4, one point per user and window), per policy
   utilisation_over_time.png      used nodes over time, first window, original walltimes, IAT x1/4
 
-    python3 experiments/wrsa-backfill/plot.py wrsa-backfill.h5 [--out DIR]
+    /usr/bin/python3 experiments/wrsa-backfill/plot.py wrsa-backfill.h5 [--out DIR]
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+import tracewarp_results  # noqa: E402,F401  (first: on a bare python3 it reruns the script with one that has the packages)
 import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
@@ -154,10 +155,13 @@ def study_user_metrics(r, runs, policies, out):
         per_user = per_user[per_user["jobs"] >= 10].reset_index()
         rows.append(per_user.assign(policy=run["batch.policy"], window=run["workload.window_start"]))
     users = pd.concat(rows)
+    if users.empty:  # small windows: no user has 10 jobs
+        print("\nstudy metrics per user: no user has 10 jobs in these windows; no per-user figures")
+        return
     users.to_csv(os.path.join(out, "user_metrics.csv"), index=False)
     # WRSA does not depend on the policy (run times are the trace's), so users group alike.
-    users["wrsa_group"] = users.groupby(["window", "policy"])["wrsa"].transform(
-        lambda w: pd.qcut(w.rank(method="first"), 3, labels=["low", "mid", "high"]))
+    users["wrsa_group"] = users.groupby(["window", "policy"])["wrsa"].transform(terciles)
+    users["wrsa_group"] = pd.Categorical(users["wrsa_group"], categories=TERCILES, ordered=True)
     by_group = users.pivot_table(index="policy", columns="wrsa_group", values=list(STUDY_METRICS), aggfunc="mean",
                                  observed=False).reindex(policies)
     by_group.to_csv(os.path.join(out, "user_metrics_by_wrsa.csv"))
@@ -167,6 +171,18 @@ def study_user_metrics(r, runs, policies, out):
     scatter_by_wrsa(users, policies, "wrsa", STUDY_METRICS,
                     "The study's per-user metrics (Original, normal arrival rate, users with >= 10 jobs)",
                     os.path.join(out, "user_metrics.png"))
+
+
+TERCILES = ["low", "mid", "high"]
+
+
+def terciles(values):
+    """Each value's tercile by rank (ties in order of appearance). Not pd.qcut: with fewer than
+    three users in a group (small windows) its bin edges repeat and it fails; here one user is
+    "low" and two are "low" and "mid"."""
+    ranks = values.rank(method="first").to_numpy()
+    index = np.minimum(2, ((ranks - 1) * 3 // len(values)).astype(int))
+    return pd.Series(np.array(TERCILES)[index], index=values.index)
 
 
 def scatter_by_wrsa(users, policies, wrsa_column, metrics, title, path):

@@ -149,6 +149,16 @@ if OUT="$work/kcomputer.h5" STUDY="$study" EXTRA="$kmix" \
   check_results batch-study "$work/kcomputer.h5" "$work/kcomputer-plots" "$src/$study" $kmix
 fi
 
+# One's own configuration, with no plot.py beside it: the job completes and keeps its results.
+mkdir -p "$work/mine"
+cp "$src/experiments/kcomputer-interval/quick.toml" "$work/mine/kcomputer.toml"
+if OUT="$work/mine.h5" STUDY="$work/mine/kcomputer.toml" EXTRA="$kmix" \
+  submit_and_wait own-study --ntasks="$small_tasks" slurm-scripts/batch-study.sbatch; then
+  if [ -s "$work/mine.h5" ] && grep -q "no plot.py beside" "$work"/own-study-*.out; then
+    echo "ok   own-study: results kept, no figures asked of a configuration without plot.py"
+  else fail "own-study: no results file, or no word about the missing plot.py"; fi
+fi
+
 replication="--set replication.hosts=100 --set replication.tasks=500 --set experiment.replications=1"
 study="experiments/replication/quick.toml"
 if OUT="$work/replication.h5" STUDY="$study" EXTRA="$replication" \
