@@ -23,7 +23,7 @@ TEST_CASE("availability: progress is integrated exactly over the walk's piecewis
   REQUIRE(s1 != s2);
 
   // 10 s at s0, 10 s at s1, then 5 s at s2: the work ends at exactly 25 s (to the tick above).
-  const Availability fresh(&walk, 3, 800e6, 9.87);
+  Availability fresh(&walk, 3, 800e6, 9.87);
   const double work = 10 * s0 + 10 * s1 + 5 * s2;
   const Time finish = fresh.finish_time(0, work);
   CHECK(std::llabs(finish - from_seconds(std::int64_t{25})) <= 1);
@@ -37,6 +37,22 @@ TEST_CASE("availability: progress is integrated exactly over the walk's piecewis
   // Started late, the remaining work takes the later steps' speeds.
   CHECK(std::llabs(fresh.finish_time(from_seconds(std::int64_t{15}), 5 * s1 + 10 * s2) -
                    from_seconds(std::int64_t{30})) <= 1);
+}
+
+TEST_CASE("availability: a finish time moves the walk on to its start and looks ahead without moving",
+          "[unit][replication]") {
+  // A host that waited 700 s, ran a copy, and walks on: the same speeds, work and finish times as
+  // a walk that never looked ahead.
+  const WalkParams walk{from_seconds(std::int64_t{10}), 50, 1, 11};
+  Availability memo(&walk, 5, 500e6, 4.0), plain(&walk, 5, 500e6, 4.0);
+  const Time start = from_seconds(std::int64_t{700});
+  const Time finish = memo.finish_time(start, 30e9);  // looks ahead of the wait's end
+  for (Time t = start; t < finish; t += from_seconds(std::int64_t{7})) REQUIRE(memo.speed_at(t) == plain.speed_at(t));
+  REQUIRE(memo.work_between(finish, finish + from_seconds(std::int64_t{500})) ==
+          plain.work_between(finish, finish + from_seconds(std::int64_t{500})));
+  REQUIRE(memo == plain);  // at the same step with the same levels
+  Availability again(&walk, 5, 500e6, 4.0);
+  REQUIRE(again.finish_time(start, 30e9) == finish);
 }
 
 TEST_CASE("availability: the walk is clamped to [0, 100] percent of the peak", "[unit][replication]") {

@@ -7,7 +7,8 @@
 // peak * y_n / 100 during step n. The normals of step n come from one Philox block keyed by
 // (seed, host) at counter n (Box-Muller), so the walk is a pure function of (seed, host, n):
 // nothing is drawn, and no event is spent, for steps nobody asks about. A host only remembers
-// the step it last reached, so walking on is O(steps crossed) and never goes backwards.
+// the step it last reached, so walking on is O(steps crossed) and never goes backwards. Each
+// step drawn is a Philox block, a log and a sincos: at 10^5 hosts, most of the model's time.
 //
 // Network (our reading; no contention: links are not shared, a message's delay depends only
 // on its size and its end points). Hosts sit in transit domains of `domain_size` stubs
@@ -52,8 +53,9 @@ class Availability {
   }
   // Work (flop) delivered over [t0, t1], t0 >= the last time asked about; moves on to t1.
   double work_between(Time t0, Time t1);
-  // The first tick by which `work` flop are delivered from t0 on (does not move on).
-  Time finish_time(Time t0, double work) const;
+  // The first tick by which `work` flop are delivered from t0 on, t0 >= the last time asked about;
+  // moves on to t0, and no further (what it looks at beyond t0 is drawn again as the host walks on).
+  Time finish_time(Time t0, double work);
 
   bool operator==(const Availability&) const = default;
   TRACEWARP_PERSIST(step_, x_, y_)  // the rest is set by the constructor
