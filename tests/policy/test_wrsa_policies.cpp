@@ -84,6 +84,24 @@ TEST_CASE("wrsa policies: the depth is the first jobs in descending WRSA of the 
   }
 }
 
+TEST_CASE("wrsa-or: the head is the earliest-arrived considered job, or by choice the first in WRSA order",
+          "[unit][policy][wrsa]") {
+  // 10 nodes all busy until 100. A (6 nodes, WRSA 0.5) arrived before B (8 nodes, WRSA 0.9):
+  // neither fits, so the head is reserved at 100 and the other gets no reservation.
+  const std::vector<RunningJob> running = {{9, 10, 0, 100}};
+  const std::vector<QueuedJob> queue = {job(1, 6, 100, 0.5), job(2, 8, 100, 0.9)};
+  WrsaOneReservedPolicy earliest;
+  PassDecision d = earliest.pass({0, queue, running, 10, 0, 0, 0});
+  REQUIRE(reservation_of(d, 1) == 100);
+  REQUIRE(reservation_of(d, 2) == -1);
+  WrsaSettings by_wrsa;
+  by_wrsa.or_head = WrsaSettings::Head::highest_wrsa;
+  WrsaOneReservedPolicy highest(by_wrsa);
+  d = highest.pass({0, queue, running, 10, 0, 0, 0});
+  REQUIRE(reservation_of(d, 2) == 100);
+  REQUIRE(reservation_of(d, 1) == -1);
+}
+
 TEST_CASE("wrsa-or: a more accurate user may delay the head within (alpha - 1) x its walltime",
           "[unit][policy][wrsa]") {
   WrsaOneReservedPolicy wrsa_or;

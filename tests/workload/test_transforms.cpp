@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+#include <filesystem>
+
 #include "tracewarp/config/experiment.hpp"
 #include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
@@ -120,7 +123,8 @@ TEST_CASE("transforms: the workload.* keys build the workload, data path expande
   REQUIRE(w.transforms.size() == 3);
 }
 
-TEST_CASE("transforms: successful_only keeps the WRSA study's Original workload", "[unit][io][transforms]") {
+TEST_CASE("transforms: keep = completed keeps status 1; completed-within-request also needs a kept request",
+          "[unit][io][transforms]") {
   // Status (field 11): 1 completed, 0 failed, 5 cancelled. Requested time is field 9.
   const tracewarp::testing::TempFile f(
       "; MaxNodes: 8\n; MaxProcs: 8\n"
@@ -130,12 +134,36 @@ TEST_CASE("transforms: successful_only keeps the WRSA study's Original workload"
       "4 30 0 300 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n"    // completed but ran over its request
       "5 40 0 100 1 -1 -1 1 -1 -1 1 1 1 -1 1 -1 -1 -1\n"     // no requested time: not a valid request
       "6 50 0 200 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n");  // exactly its request: kept
-  const Experiment e = parse_experiment("[workload]\ntrace = \"" + f.path() + "\"\nsuccessful_only = true\n", "w.toml",
-                                        {}, workload_keys());
+  const auto kept = [&](const std::string& keep) {
+    const Experiment e = parse_experiment("[workload]\ntrace = \"" + f.path() + "\"\nkeep = \"" + keep + "\"\n",
+                                          "w.toml", {}, workload_keys());
+    return load_configured(e.base);
+  };
+  const workload::Workload within = kept("completed-within-request");
+  REQUIRE(within.jobs.size() == 2);
+  REQUIRE(within.jobs[0].id == 1);
+  REQUIRE(within.jobs[1].id == 6);
+  REQUIRE(within.transforms.front() ==
+          "keep_jobs(completed-within-request, dropped_not_completed=2, dropped_no_request=1, dropped_overran=1)");
+  const workload::Workload completed = kept("completed");  // the WRSA study's reading (with min_run_s)
+  REQUIRE(completed.jobs.size() == 4);
+  REQUIRE(completed.jobs[2].id == 5);
+  REQUIRE(completed.transforms.front() == "keep_jobs(completed, dropped_not_completed=2)");
+  REQUIRE(kept("all").jobs.size() == 6);
+}
+
+TEST_CASE("transforms: the WRSA study's Original on the whole RICC log is its Table 1", "[validation][transforms]") {
+  const char* env = std::getenv("TRACEWARP_DATA");
+  const std::string ricc = std::string(env ? env : TRACEWARP_DEFAULT_DATA) + "/traces/RICC-2010-2.swf.gz";
+  if (!std::filesystem::exists(ricc)) {
+    WARN("SKIPPED: " + ricc + " not found; set TRACEWARP_DATA");
+    return;
+  }
+  const Experiment e = parse_experiment(
+      "[workload]\ntrace = \"" + ricc + "\"\nkeep = \"completed\"\nmin_run_s = 90.0\n", "w.toml", {}, workload_keys());
   const workload::Workload w = load_configured(e.base);
-  REQUIRE(w.jobs.size() == 2);
-  REQUIRE(w.jobs[0].id == 1);
-  REQUIRE(w.jobs[1].id == 6);
-  REQUIRE(w.transforms.front() ==
-          "keep_successful_jobs(dropped_not_completed=2, dropped_no_request=1, dropped_overran=1)");
+  REQUIRE(w.jobs.size() == 337'272);
+  double wra = 0;
+  for (const workload::Job& j : w.jobs) wra += static_cast<double>(j.run) / static_cast<double>(j.requested);
+  REQUIRE(wra / static_cast<double>(w.jobs.size()) == Approx(0.143).margin(0.0005));
 }

@@ -35,7 +35,10 @@ const ParamTable<PolicySettings>& policy_params() {
                   "policies wrsa-or, wrsa-ar: a reservation may move to T0 + (alpha - 1) x its walltime (wrsa.hpp)",
                   {.min = 1})
           .number("wrsa_beta", &P::wrsa_beta, "WRSA scores: WRSA <- beta x WRSA + (1 - beta) x WRA at each job end",
-                  {.min = 0, .max = 1});
+                  {.min = 0, .max = 1})
+          .choice("wrsa_or_head", &P::wrsa_or_head, {"earliest-arrived", "highest-wrsa"},
+                  "policy wrsa-or: which of the top queue_depth jobs by WRSA is the reserved head, the earliest "
+                  "arrived (EASY's head within them) or the first in WRSA order (our reading: wrsa.hpp)");
   return table;
 }
 

@@ -11,7 +11,6 @@ namespace tracewarp::batch {
 
 using detail::considered;
 using detail::end_of;
-using detail::start_in_order;
 
 namespace {
 
@@ -69,18 +68,36 @@ PassDecision WrsaOneReservedPolicy::pass(const SchedulingInput& in) {
   PassDecision out;
   std::uint32_t free = in.free_nodes;
   std::vector<RunningJob> running(in.running.begin(), in.running.end());
-  const QueueView jobs = considered(in);
-  const QueueView::iterator head_at = start_in_order(in, jobs, free, running, out);  // FCFS from the head
-  if (head_at == jobs.end()) return out;
+  // The considered jobs (top `depth` by WRSA) in the head reading's order start while they fit;
+  // the first that does not is the head, the ones after it are the backfill candidates.
+  std::vector<const QueuedJob*> order = considered_by_wrsa(in);
+  if (settings_.or_head == WrsaSettings::Head::earliest_arrived)
+    std::sort(order.begin(), order.end(), std::less<>{});  // queue order: entries lie in it in memory
+  auto head_at = order.begin();
+  for (; head_at != order.end(); ++head_at) {
+    const QueuedJob& job = **head_at;
+    detail::check_fits_machine(job, in);
+    if (job.nodes > free) break;
+    free -= job.nodes;
+    running.push_back({job.id, job.nodes, in.now, end_of(in.now, job.requested)});
+    out.start_now.push_back(job.id);
+    out.reservations.push_back({job.id, in.now});
+  }
+  if (head_at == order.end()) return out;
+  const QueuedJob& head = **head_at;
+  std::vector<const QueuedJob*> candidates(head_at + 1, order.end());
+  const auto by_wrsa = [](const QueuedJob* a, const QueuedJob* b) {
+    return a->wrsa != b->wrsa ? a->wrsa > b->wrsa : std::less<>{}(a, b);
+  };
+  if (settings_.or_head == WrsaSettings::Head::earliest_arrived)
+    std::sort(candidates.begin(), candidates.end(), by_wrsa);
 
-  const QueuedJob& head = *head_at;
   AvailabilityProfile profile(in.now, free, running);
   Time head_start = profile.earliest_start(head.nodes, head.requested);
   if (!head_ || head_->id != head.id) head_ = HeadPlan{head.id, head_start};  // first reserved now
   const Time relaxed =
       end_of(head_->t0, static_cast<Time>((settings_.alpha - 1) * static_cast<double>(head.requested)));
-  for (const QueuedJob* queued : considered_by_wrsa(in)) {
-    if (std::less_equal<>{}(queued, &head)) continue;  // started above, or the head itself
+  for (const QueuedJob* queued : candidates) {
     const QueuedJob& job = *queued;
     if (job.nodes > free) continue;
     AvailabilityProfile trial = profile;

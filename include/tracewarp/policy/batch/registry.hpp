@@ -20,12 +20,16 @@ using AnyBatchPolicy = std::variant<FcfsPolicy, EasyBackfillPolicy, Conservative
 
 // Every policy's parameters (keys batch.*), declared by the policies that read them.
 struct PolicySettings {
-  std::string interval_pattern = "A";        // interval
-  bool interval_from_scratch = false;        // interval
-  std::string free_runs = "auto";            // interval: the free-run search kernel
-  double wrsa_alpha = WrsaSettings{}.alpha;  // wrsa-or, wrsa-ar
-  double wrsa_beta = WrsaSettings{}.beta;    // the scores every WRSA policy reads
-  WrsaSettings wrsa() const { return {wrsa_alpha, wrsa_beta}; }
+  std::string interval_pattern = "A";             // interval
+  bool interval_from_scratch = false;             // interval
+  std::string free_runs = "auto";                 // interval: the free-run search kernel
+  double wrsa_alpha = WrsaSettings{}.alpha;       // wrsa-or, wrsa-ar
+  double wrsa_beta = WrsaSettings{}.beta;         // the scores every WRSA policy reads
+  std::string wrsa_or_head = "earliest-arrived";  // wrsa-or: which considered job is the head
+  WrsaSettings wrsa() const {
+    return {wrsa_alpha, wrsa_beta,
+            wrsa_or_head == "highest-wrsa" ? WrsaSettings::Head::highest_wrsa : WrsaSettings::Head::earliest_arrived};
+  }
 };
 const ParamTable<PolicySettings>& policy_params();
 

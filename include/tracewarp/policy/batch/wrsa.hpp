@@ -13,15 +13,20 @@
 //    scheduled like FCFS — each starts while it fits, the first that does not fit stops the pass;
 //    no reservations, no backfill. With equal scores it is FCFS. The named variant `lwjf-fill`
 //    starts every job that fits instead of stopping (our first reading).
-//  * WRSA-OR (one reservation): EASY backfill whose head is the FCFS head (the jobs before it,
-//    in arrival order, start while they fit, within the first `depth` arrivals as in EASY);
-//    backfill candidates are the considered jobs after it, tried in descending WRSA. A candidate
-//    whose user's WRSA is strictly greater than the head user's may move the head's planned
-//    start later, up to T0 + (alpha - 1) x the head's requested walltime, where T0 is the head's
-//    planned start when it was *first* reserved (the study: "the time at which the job was first
-//    reserved to run") and never moves, so delays do not compound over passes; any other
-//    candidate may not move it later at all. alpha = 1.5. With equal scores for all users this
-//    is exactly EASY backfill.
+//  * WRSA-OR (one reservation): EASY backfill over the considered jobs — the whole pass, head and
+//    backfill candidates, sees only the top `depth` jobs by WRSA. Which of them is the reserved
+//    head is a reading, one key (batch.wrsa_or_head): `earliest-arrived` (the default: those jobs
+//    in arrival order start while they fit, as in EASY, and the first that does not is the head)
+//    or `highest-wrsa` (the same in descending WRSA). The other considered jobs are backfill
+//    candidates, tried in descending WRSA. A candidate whose user's WRSA is strictly greater than
+//    the head user's may move the head's planned start later, up to T0 + (alpha - 1) x the head's
+//    requested walltime, where T0 is the head's planned start when it was *first* reserved and
+//    never moves, so delays do not compound over passes; any other candidate may not move it
+//    later at all. alpha = 1.5. With equal scores for all users this is exactly EASY backfill.
+//    OUR ASSUMPTION: the study's policy section is lost from the text we have. The alpha rule
+//    (who may delay the head, and by how much) and T0 as the first reservation (its wording comes
+//    from the study's Delay metric, "the time at which the job was first reserved to run") are
+//    our reading, as is the head; WRSA-AR's bound below rests on the same assumption.
 //  * WRSA-AR (all reserved): conservative backfill (backfill.hpp) over the considered jobs in
 //    descending WRSA. Each job keeps a bound, fixed at its first reservation T0:
 //    T0 + (alpha - 1) x its requested walltime. Reservations are compressed each pass and never
@@ -42,8 +47,10 @@
 namespace tracewarp::batch {
 
 struct WrsaSettings {
+  enum class Head { earliest_arrived, highest_wrsa };  // WRSA-OR's reserved head (above)
   double alpha = 1.5;
   double beta = 0.3;
+  Head or_head = Head::earliest_arrived;
   bool operator==(const WrsaSettings&) const = default;
 };
 
