@@ -8,7 +8,10 @@ success.toml or scale.toml in this folder):
                      the proposed method with and without condition 3, against grain
   queue_delay.png    mean and maximum queueing delay at the central server against hosts
   points.csv         per (grain, hosts, method): runs, completion median/min/max, server
-                     events, queueing delay, replicas started/won, success probability
+                     events and busy fraction, queueing delay, replicas started/won, success
+                     probability
+  server_busy.csv    the server's busy fraction (events / 50 per s over the run), median over
+                     runs, hosts x method, one block per grain
 
     /usr/bin/python3 experiments/replication/plot.py replication-study.h5 [--out DIR]
 """
@@ -34,6 +37,7 @@ def points(runs):
                   completion_min_s=("summary.completion_s", "min"),
                   completion_max_s=("summary.completion_s", "max"),
                   server_events=("summary.server_events", "median"),
+                  server_busy=("summary.server_busy_fraction", "median"),
                   queue_delay_mean_s=("summary.queue_delay_mean_s", "median"),
                   queue_delay_max_s=("summary.queue_delay_max_s", "max"),
                   replicas_started=("summary.replicas_started", "sum"),
@@ -103,6 +107,10 @@ def main() -> int:
     r, out = open_for_plotting(__doc__)
     table = points(r.runs)
     table.to_csv(os.path.join(out, "points.csv"), index=False)
+    busy = table.pivot_table(index=["replication.grain", "replication.hosts"], columns="replication.method",
+                             values="server_busy")
+    busy = busy[[m for m in METHOD_ORDER if m in busy.columns]]
+    busy.to_csv(os.path.join(out, "server_busy.csv"))
     plot_completion(table, out)
     plot_success(table, out)
     plot_queue_delay(table, out)

@@ -91,6 +91,10 @@ Attributes replication_summary(const ReplicationResult& r, const ReplicationPara
           {"completion_s", completion},
           {"ideal_bound_s", ideal},
           {"server_events", static_cast<std::int64_t>(r.server_events)},
+          // Each server event takes 1 / server_rate (the study's 50 events/s): the share of the run
+          // the server spent serving, 1 when it is saturated.
+          {"server_busy_fraction",
+           completion > 0 ? static_cast<double>(r.server_events) / p.server_rate / completion : 0.0},
           {"queue_delay_mean_s", r.queue_delay_mean_s},
           {"queue_delay_max_s", r.queue_delay_max_s},
           {"host_events_max", static_cast<std::int64_t>(r.host_events_max)},
