@@ -8,19 +8,8 @@ tw="$1"; python="$2"; src="$3"
 export TRACEWARP_DATA="${TRACEWARP_DATA:-$src/../shared/data}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-expect() {  # expect NAME CODE PATTERN -- command...
-  local name="$1" want="$2" pattern="$3"; shift 4
-  local out; out=$("$@" 2>&1); local code=$?
-  if [ "$code" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then pass "$name"; else
-    fail "$name (exit $code, want $want)"; echo "$out" | head -12; fi
-}
-refuse() {  # refuse NAME PATTERN -- command...: the output must not match
-  local name="$1" pattern="$2"; shift 3
-  if "$@" 2>&1 | grep -qE -- "$pattern"; then fail "$name"; else pass "$name"; fi
-}
+# shellcheck source=checks.sh
+source "$(dirname "$0")/checks.sh"
 
 # Two small logs: 4 nodes x 2 cores, and 6 one-core nodes; logged waits in field 3.
 cat >"$work/a.swf" <<'SWF'

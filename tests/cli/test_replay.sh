@@ -8,15 +8,8 @@ tw="$1"; mpirun="$2"; python="$3"; src="$4"
 export TRACEWARP_DATA="${TRACEWARP_DATA:-$src/../shared/data}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-expect() {  # expect NAME CODE PATTERN -- command...
-  local name="$1" want="$2" pattern="$3"; shift 4
-  local out; out=$("$@" 2>&1); local code=$?
-  if [ "$code" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then pass "$name"; else
-    fail "$name (exit $code, want $want)"; echo "$out" | head -12; fi
-}
+# shellcheck source=checks.sh
+source "$(dirname "$0")/checks.sh"
 
 # 2 nodes of 4 cores; four 1-processor jobs of 100, 100, 100 and 150 s over a 300-s submission
 # span: 450 processor-seconds of 8 x 300 offered (0.1875), but 450 node-seconds of 2 x 300 (0.75)

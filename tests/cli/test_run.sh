@@ -5,15 +5,8 @@ set -u
 tw="$1"; mpirun="$2"; python="$3"; src="$4"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-failures=0
-pass() { echo "ok   $1"; }
-fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-expect() {  # expect NAME CODE PATTERN -- command...
-  local name="$1" want="$2" pattern="$3"; shift 4
-  local out; out=$("$@" 2>&1); local code=$?
-  if [ "$code" -eq "$want" ] && grep -qE -- "$pattern" <<<"$out"; then pass "$name"; else
-    fail "$name (exit $code, want $want)"; echo "$out" | head -10; fi
-}
+# shellcheck source=checks.sh
+source "$(dirname "$0")/checks.sh"
 sweep="$src/experiments/phold/sweep.toml"
 
 "$tw" run "$sweep" -o "$work/one.h5" -q || fail "sweep on 1 rank"
