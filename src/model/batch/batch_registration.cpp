@@ -208,7 +208,8 @@ const ParamTable<BatchParams>& param_table() {
           .include(&P::machine, machine_params())
           .integer("nodes", &P::nodes,
                    "machine nodes (0 = the preset's, else MaxNodes of the trace); with a preset's node count its "
-                   "resource groups apply",
+                   "resource groups apply; counting processors, the pool is nodes x cores per node "
+                   "(machine.cores_per_node)",
                    {.min = 0, .max = kMaxBatchNodes})
           .choice("policy", &P::policy, batch_policy_names(), "scheduling policy (policy/batch/registry.hpp)")
           .seconds("window_from_s", &P::window_from,
