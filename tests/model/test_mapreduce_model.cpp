@@ -2,6 +2,7 @@
 // robustness finding in small, and the rollback check.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -114,6 +115,36 @@ TEST_CASE("mapreduce: a short window judges far fewer healthy tasks than a long 
   MapReduceParams patient = study;
   patient.consecutive = 100000;
   CHECK(judged(run_mapreduce(Communicator::self(), patient, EngineConfig{})) == 0);
+}
+
+TEST_CASE("mapreduce: Hadoop's speculation keeps its cap of copies in flight and waits after a copy",
+          "[unit][mapreduce]") {
+  // Cores drop to 1 of 4 at 40 s: most running maps fall below mean - 1 sigma and want copies.
+  MapReduceParams p = small("hadoop", 3);
+  p.speculation_minimum_allowed = 2;  // at most 2 copies in flight (the shares give 0 here)
+  p.speculation_cap_total = 0;
+  p.speculation_cap_running = 0;
+  const MapReduceResult r = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  std::vector<std::pair<double, double>> copies;  // (start, end) of each speculative attempt
+  for (const AttemptRow& a : r.attempts)
+    if (a.speculative) copies.push_back({a.start_s, a.end_s});
+  REQUIRE(copies.size() >= 3);  // the cap binds, not the lack of candidates
+  std::sort(copies.begin(), copies.end());
+  for (std::size_t i = 0; i < copies.size(); ++i) {
+    CAPTURE(i);
+    int in_flight = 0;  // copies running when this one was launched, itself included
+    for (const auto& [start, end] : copies) in_flight += start <= copies[i].first && copies[i].first < end;
+    REQUIRE(in_flight <= 2);
+    // One check launches at most one copy per task kind; the next check is 15 s later.
+    if (i > 0 && copies[i].first != copies[i - 1].first) REQUIRE(copies[i].first - copies[i - 1].first >= 15.0);
+  }
+  // Without the wait (0 s) and with a larger cap, copies come at consecutive 1-s checks.
+  p.speculation_retry_after_copy = 0;
+  p.speculation_minimum_allowed = 100;
+  const MapReduceResult eager = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  std::size_t eager_copies = 0;
+  for (const AttemptRow& a : eager.attempts) eager_copies += a.speculative;
+  REQUIRE(eager_copies > copies.size());
 }
 
 TEST_CASE("mapreduce: every LP type passes the rollback check", "[unit][mapreduce]") {

@@ -96,7 +96,7 @@ class MasterLp {
   }
   bool operator==(const MasterLp&) const = default;
   TRACEWARP_PERSIST(rng_, free_memory_, tasks_, maps_left_, tasks_left_, pending_, copies_wanted_, running_, judged_,
-                    completed_, judgements_, next_attempt_, arrived_, jobs_done_)
+                    completed_, judgements_, next_attempt_, arrived_, jobs_done_, next_speculation_)
 
  private:
   struct TaskRef {
@@ -233,14 +233,27 @@ class MasterLp {
   }
 
   // Every heartbeat: the window detector (if any), then Hadoop's speculation, per task kind.
+  // Speculation checks only when its wait since the last check is over (Hadoop's speculator
+  // thread): retry_after_copy after a check that launched a copy, retry_after_none otherwise.
   void detect(EventContext& ctx) {
     const double window = shared_->detector->fixed_window_s > 0 ? shared_->detector->fixed_window_s : p().window_s;
     const Time horizon = ctx.now() - from_seconds(window);
     while (!completed_.empty() && completed_.front().end < horizon) completed_.pop_front();
+    const bool speculation_due = ctx.now() >= next_speculation_;
+    bool copied = false;
     for (std::uint32_t kind = 0; kind < 2; ++kind) {
       if (shared_->detector->window_detector) window_detector(kind, horizon, ctx);
-      speculate(kind, ctx);
+      if (speculation_due) copied |= speculate(kind, ctx);
     }
+    if (speculation_due)
+      next_speculation_ = ctx.now() + (copied ? p().speculation_retry_after_copy : p().speculation_retry_after_none);
+  }
+
+  // Speculative attempts a job may have in flight now (Hadoop's numberAllowedSpeculativeTasks).
+  double speculation_allowed(std::uint32_t running_attempts) const {
+    return std::max({static_cast<double>(p().speculation_minimum_allowed),
+                     p().speculation_cap_total * static_cast<double>(shared_->tasks_per_job()),
+                     p().speculation_cap_running * static_cast<double>(running_attempts)});
   }
 
   void window_detector(std::uint32_t kind, Time horizon, EventContext& ctx) {
@@ -278,23 +291,34 @@ class MasterLp {
     }
   }
 
-  void speculate(std::uint32_t kind, EventContext& ctx) {
-    if (!node_for(kind)) return;
+  // Hadoop's speculation for one task kind: at most one copy; whether it launched one.
+  bool speculate(std::uint32_t kind, EventContext& ctx) {
+    if (!node_for(kind)) return false;
     for (const TaskRef& t : pending_)
-      if (kind_of(t) == kind) return;  // Hadoop speculates only once the phase has no pending task
+      if (kind_of(t) == kind) return false;  // Hadoop speculates only once the phase has no pending task
+    // Jobs at their cap of speculative attempts in flight get none: their tasks still count in the
+    // rates' mean and spread, but none of them is picked.
+    std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> flight;  // job -> (running, speculative)
+    for (const auto& [id, a] : running_) {
+      auto& [running, speculative] = flight[a.ref.job];
+      ++running;
+      speculative += a.speculative;
+    }
     std::vector<RunningAttempt> view;
     std::map<std::uint64_t, TaskRef> refs;
     for (const auto& [id, a] : running_) {
       if (kind_of(a.ref) != kind || state(a.ref).running != 1) continue;
+      const auto& [running, speculative] = flight.at(a.ref.job);
+      const bool capped = static_cast<double>(speculative) >= speculation_allowed(running);
       const std::uint64_t key = static_cast<std::uint64_t>(a.ref.job) * shared_->tasks_per_job() + a.ref.task;
-      view.push_back({key, a.progress, to_seconds(ctx.now() - a.start), state(a.ref).copied});
+      view.push_back({key, a.progress, to_seconds(ctx.now() - a.start), state(a.ref).copied || capped});
       refs[key] = a.ref;
     }
     std::sort(view.begin(), view.end(),
               [](const RunningAttempt& x, const RunningAttempt& y) { return x.task < y.task; });
     const std::optional<std::uint64_t> pick =
         hadoop_speculation(view, p().speculation_min_run_s, p().speculation_slow_sigma);
-    if (pick) launch(refs.at(*pick), true, ctx);
+    return pick && launch(refs.at(*pick), true, ctx);
   }
 
   const Shared* shared_;
@@ -313,6 +337,7 @@ class MasterLp {
   std::uint64_t next_attempt_ = 0;
   std::uint32_t arrived_ = 0;
   std::uint32_t jobs_done_ = 0;
+  Time next_speculation_ = 0;  // Hadoop's next speculation check
 };
 
 }  // namespace tracewarp::mapreduce::detail

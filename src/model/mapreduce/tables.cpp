@@ -46,7 +46,21 @@ const ParamTable<MapReduceParams>& param_table() {
                   {.min = 0})
           .number("speculation_slow_sigma", &P::speculation_slow_sigma,
                   "Hadoop speculation: copy tasks slower than mean - this x standard deviation of the rates",
-                  {.min = 0});
+                  {.min = 0})
+          .integer("speculation_minimum_allowed", &P::speculation_minimum_allowed,
+                   "Hadoop speculation: speculative attempts a job may always have in flight "
+                   "(mapreduce.job.speculative.minimum-allowed-tasks)")
+          .number("speculation_cap_total", &P::speculation_cap_total,
+                  "Hadoop speculation: or this share of the job's tasks, if more (speculative-cap-total-tasks)",
+                  {.min = 0, .max = 1})
+          .number("speculation_cap_running", &P::speculation_cap_running,
+                  "Hadoop speculation: or this share of its running attempts, if more (speculative-cap-running-tasks)",
+                  {.min = 0, .max = 1})
+          .seconds("speculation_retry_after_copy_s", &P::speculation_retry_after_copy,
+                   "Hadoop speculation: wait after a check that launched a copy, s (retry-after-speculate)", {.min = 0})
+          .seconds("speculation_retry_after_none_s", &P::speculation_retry_after_none,
+                   "Hadoop speculation: wait after a check that launched none, s (retry-after-no-speculate)",
+                   {.min = 0});
   return table;
 }
 

@@ -67,7 +67,16 @@ struct MapReduceParams {
   std::string action = "kill";  // kill (and re-execute) or copy
   double speculation_min_run_s = 10;
   double speculation_slow_sigma = 1;
-  model::RunContext context{1, 10 * kTicksPerSecond};  // the seed and series interval of the run
+  // Hadoop 2's DefaultSpeculator limits (mapreduce.job.speculative.*): at most
+  // max(minimum_allowed, cap_total x the job's tasks, cap_running x its running attempts)
+  // speculative attempts of a job in flight; after a check that launched a copy the next waits
+  // retry_after_copy, after one that launched none retry_after_none.
+  std::uint32_t speculation_minimum_allowed = 10;            // minimum-allowed-tasks
+  double speculation_cap_total = 0.01;                       // speculative-cap-total-tasks
+  double speculation_cap_running = 0.1;                      // speculative-cap-running-tasks
+  Time speculation_retry_after_copy = 15 * kTicksPerSecond;  // retry-after-speculate (15,000 ms)
+  Time speculation_retry_after_none = kTicksPerSecond;       // retry-after-no-speculate (1,000 ms)
+  model::RunContext context{1, 10 * kTicksPerSecond};        // the seed and series interval of the run
 };
 const ParamTable<MapReduceParams>& param_table();
 

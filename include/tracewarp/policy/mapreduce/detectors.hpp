@@ -14,6 +14,9 @@
 //    of the phase is pending; among running tasks with one attempt that ran at least
 //    `min_run`, those whose progress rate is below mean - slow_sigma x standard deviation of the
 //    phase's rates; the one with the longest estimated remaining time gets one copy per check.
+//    Hadoop 2's limits (MapReduceParams::speculation_*): a job has at most max(10, 1% of its
+//    tasks, 10% of its running attempts) speculative attempts in flight, and the next check
+//    waits 15 s after one that launched a copy, 1 s after one that launched none.
 #pragma once
 
 #include <array>
@@ -71,7 +74,7 @@ struct RunningAttempt {
   std::uint64_t task;
   double progress;  // 0..1
   double elapsed_s;
-  bool speculated;  // the task already has a copy
+  bool speculated;  // the task already has a copy, or its job is at its cap: counted, not picked
 };
 // Hadoop's choice of a task to copy now, if any.
 std::optional<std::uint64_t> hadoop_speculation(std::span<const RunningAttempt> running, double min_run_s,
