@@ -44,6 +44,35 @@ TEST_CASE("mapreduce: progress is shared exactly when cores drop mid-task", "[un
   for (std::uint32_t t = 0; t < 2; ++t) CHECK(only_completed(r, 0, t).end_s == Approx(15.002).epsilon(1e-9));
 }
 
+TEST_CASE("mapreduce: an attempt waits its start-up, using no core, and then works", "[unit][mapreduce]") {
+  // One worker, 1 core. Map 0 launches at 0.001 s; with a 3-s start-up it works from 3.001 and
+  // ends at 13.001; map 1 launches with it, so both share the core once working: each at 0.5
+  // from 3.001, 10 core-s -> 23.001. Without the start-up: 20.001. Exactly 3 s later.
+  MapReduceParams p = small("hadoop");
+  p.workers = 1;
+  p.cores = 1;
+  p.maps = 2;
+  p.reduces = 0;
+  p.state_change = false;
+  p.speculation_slow_sigma = 1e9;
+  const MapReduceResult plain = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  p.startup = from_seconds(std::int64_t{3});
+  const MapReduceResult started = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  for (std::uint32_t t = 0; t < 2; ++t) {
+    CHECK(only_completed(plain, 0, t).end_s == Approx(20.001).epsilon(1e-9));
+    CHECK(only_completed(started, 0, t).end_s == Approx(23.001).epsilon(1e-9));
+  }
+  // While one attempt starts up the other has the core alone: job 1's map joins at 4 s.
+  p.maps = 1;
+  p.jobs = 2;
+  p.job_interval = from_seconds(std::int64_t{4});
+  const MapReduceResult staggered = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  // Job 0: works alone 3.001-7.001 (4 done), then shares with job 1's map (working from 7.001):
+  // 6 left at 0.5 -> 19.001. Job 1: 6 done by then, 4 left alone -> 23.001.
+  CHECK(only_completed(staggered, 0, 0).end_s == Approx(19.001).epsilon(1e-9));
+  CHECK(only_completed(staggered, 1, 0).end_s == Approx(23.001).epsilon(1e-9));
+}
+
 TEST_CASE("mapreduce: a second task on the node halves the first one's rate", "[unit][mapreduce]") {
   // One core. Job 0's map runs alone from 0.001 s at rate 1; job 1's map joins at 4.001 s and
   // both go on at 0.5: job 0's has 6 core-s left (12 s) -> 16.001 s; job 1's did 6 by then and
@@ -148,13 +177,17 @@ TEST_CASE("mapreduce: Hadoop's speculation keeps its cap of copies in flight and
 }
 
 TEST_CASE("mapreduce: every LP type passes the rollback check", "[unit][mapreduce]") {
-  MapReduceParams p = small("conventional");
-  p.abnormal_probability = 0.2;
-  const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
-  EngineConfig e;
-  e.sync = SyncMode::rollback_check;
-  const MapReduceResult checked = run_mapreduce(Communicator::self(), p, e);
-  REQUIRE(checked.attempts.size() == reference.attempts.size());
-  REQUIRE(std::memcmp(checked.attempts.data(), reference.attempts.data(),
-                      reference.attempts.size() * sizeof(AttemptRow)) == 0);
+  for (const std::int64_t startup_s : {0, 3}) {  // with and without start-ups
+    CAPTURE(startup_s);
+    MapReduceParams p = small("conventional");
+    p.abnormal_probability = 0.2;
+    p.startup = from_seconds(startup_s);
+    const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
+    EngineConfig e;
+    e.sync = SyncMode::rollback_check;
+    const MapReduceResult checked = run_mapreduce(Communicator::self(), p, e);
+    REQUIRE(checked.attempts.size() == reference.attempts.size());
+    REQUIRE(std::memcmp(checked.attempts.data(), reference.attempts.data(),
+                        reference.attempts.size() * sizeof(AttemptRow)) == 0);
+  }
 }

@@ -47,6 +47,10 @@ const ParamTable<MapReduceParams>& param_table() {
           .number("speculation_slow_sigma", &P::speculation_slow_sigma,
                   "Hadoop speculation: copy tasks slower than mean - this x standard deviation of the rates",
                   {.min = 0})
+          .seconds("startup_s", &P::startup,
+                   "every attempt (first run, re-execution, copy) waits this long for its container and JVM "
+                   "before working, using no core, s",
+                   {.min = 0})
           .integer("speculation_minimum_allowed", &P::speculation_minimum_allowed,
                    "Hadoop speculation: speculative attempts a job may always have in flight "
                    "(mapreduce.job.speculative.minimum-allowed-tasks)")

@@ -2,6 +2,8 @@
 // its cores shared exactly among the attempts it runs.
 #pragma once
 
+#include <limits>
+
 #include "internal.hpp"
 
 namespace tracewarp::mapreduce::detail {
@@ -19,7 +21,7 @@ class WorkerLp {
     switch (ev.kind()) {
       case kLaunch: {
         const LaunchMsg m = ev.as<LaunchMsg>();
-        running_.push_back({m.attempt, m.work, m.work});
+        running_.push_back({m.attempt, m.work, m.work, ctx.now() + shared_->params.startup});
         if (!heartbeat_on_) {
           heartbeat_on_ = true;
           ctx.send(ctx.self(), shared_->params.heartbeat, kHeartbeat);
@@ -59,14 +61,27 @@ class WorkerLp {
     std::uint64_t attempt;
     double remaining;  // core-seconds
     double total;
+    Time working_from;  // its start-up is over (working) from then on
     bool operator==(const Running&) const = default;
   };
-  // Work units per second of each running attempt.
-  double rate() const { return running_.empty() ? 0 : std::min(1.0, cores_ / static_cast<double>(running_.size())); }
+  // Attempts past their start-up at `t`: they alone share the cores.
+  std::size_t working(Time t) const {
+    std::size_t n = 0;
+    for (const Running& r : running_) n += r.working_from <= t;
+    return n;
+  }
+  // Work units per second of each working attempt.
+  double rate() const {
+    const std::size_t n = working(last_);
+    return n == 0 ? 0 : std::min(1.0, cores_ / static_cast<double>(n));
+  }
 
+  // Every start-up's end is an event (reschedule), so the working set is the same all along
+  // (last_, now].
   void advance(Time now) {
     const double done = rate() * to_seconds(now - last_);
-    for (Running& r : running_) r.remaining -= done;
+    for (Running& r : running_)
+      if (r.working_from <= last_) r.remaining -= done;
     last_ = now;
   }
   void finish_due(EventContext& ctx) {
@@ -77,14 +92,22 @@ class WorkerLp {
         ctx.send(shared_->master, shared_->params.latency, kAttemptDone, AttemptMsg{r.attempt, 1, ctx.now()});
     std::erase_if(running_, [](const Running& r) { return r.remaining <= kDone; });
   }
-  // The next end under the current sharing; a token makes earlier predictions stale.
+  // The next end under the current sharing, or the next start-up's end, whichever is first; a
+  // token makes earlier predictions stale.
   void reschedule(EventContext& ctx) {
     ++token_;
-    if (running_.empty() || rate() <= 0) return;
-    double least = running_.front().remaining;
-    for (const Running& r : running_) least = std::min(least, r.remaining);
-    const Time delay = std::max<Time>(1, static_cast<Time>(std::ceil(std::max(0.0, least) / rate() * kTicksPerSecond)));
-    ctx.send(ctx.self(), delay, kComplete, TokenMsg{token_});
+    Time next = kTimeInfinity;
+    for (const Running& r : running_)
+      if (r.working_from > last_) next = std::min(next, r.working_from - last_);
+    if (rate() > 0) {
+      double least = std::numeric_limits<double>::infinity();
+      for (const Running& r : running_)
+        if (r.working_from <= last_) least = std::min(least, r.remaining);
+      next = std::min(next,
+                      std::max<Time>(1, static_cast<Time>(std::ceil(std::max(0.0, least) / rate() * kTicksPerSecond))));
+    }
+    if (next == kTimeInfinity) return;
+    ctx.send(ctx.self(), next, kComplete, TokenMsg{token_});
   }
 
   const Shared* shared_;

@@ -13,6 +13,10 @@
 // the most free memory (ties: the lowest), checks for stragglers every heartbeat, and kills or
 // copies. Every message pays `latency_s`, the lookahead between ranks.
 //
+// Start-up: a launched attempt (a first run, a re-execution or a copy) waits `startup` for its
+// container and JVM before it does any work, and uses no core meanwhile; a killed attempt's
+// progress is lost and its re-execution waits again.
+//
 // Disturbances: at state_change_s every worker's usable cores drop to cores_after (keys); each
 // attempt is abnormal with probability abnormal_probability (drawn at its launch, so a
 // re-execution is abnormal again with that probability) and then has records_per_task x
@@ -67,6 +71,7 @@ struct MapReduceParams {
   std::string action = "kill";  // kill (and re-execute) or copy
   double speculation_min_run_s = 10;
   double speculation_slow_sigma = 1;
+  Time startup = 0;  // container and JVM start of every attempt (0: none, the earlier model)
   // Hadoop 2's DefaultSpeculator limits (mapreduce.job.speculative.*): at most
   // max(minimum_allowed, cap_total x the job's tasks, cap_running x its running attempts)
   // speculative attempts of a job in flight; after a check that launched a copy the next waits
