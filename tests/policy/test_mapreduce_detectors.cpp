@@ -85,3 +85,15 @@ TEST_CASE("detectors by name", "[unit][mapreduce]") {
   CHECK_FALSE(find_detector("hadoop").window_detector);
   CHECK_THROWS_AS(find_detector("late"), ConfigError);
 }
+
+TEST_CASE("poisson detector: lambda from the sample is the mean of the bins above the mode", "[unit][mapreduce]") {
+  // 15-s bins: 10, 12 -> bin 0 (the mode), 20 -> 1, 40 -> 2: k' = 0, 0, 1, 2, mean 0.75.
+  const std::vector<double> sample = {10, 12, 20, 40};
+  const std::int64_t mode = mode_bin(sample, 15);
+  REQUIRE(mode == 0);
+  REQUIRE(sample_lambda(sample, mode, 15, 1.0) == 0.75);
+  // No spread above the mode, or no sample: the fixed lambda.
+  const std::vector<double> flat = {10, 11, 12};
+  REQUIRE(sample_lambda(flat, mode_bin(flat, 15), 15, 1.0) == 1.0);
+  REQUIRE(sample_lambda({}, -1, 15, 2.0) == 2.0);
+}

@@ -263,7 +263,9 @@ class MasterLp {
     for (const auto& [id, a] : running_)
       if (kind_of(a.ref) == kind && !a.estimates.empty()) sample.push_back(a.estimates.estimate());
     const std::int64_t mode = mode_bin(sample, p().bin_width_s);
-    const WindowRule rule{{p().bin_width_s, p().lambda, p().p_threshold}, p().consecutive, p().zero_progress_s};
+    const double lambda =
+        p().lambda_from_sample ? sample_lambda(sample, mode, p().bin_width_s, p().lambda) : p().lambda;
+    const WindowRule rule{{p().bin_width_s, lambda, p().p_threshold}, p().consecutive, p().zero_progress_s};
     std::vector<std::uint64_t> act;
     for (auto& [id, a] : running_) {
       if (kind_of(a.ref) != kind || judged_.count(id)) continue;

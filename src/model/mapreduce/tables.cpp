@@ -37,6 +37,9 @@ const ParamTable<MapReduceParams>& param_table() {
           .number("window_s", &P::window_s, "proposed: the detector's time window, seconds", {.min = 0})
           .number("bin_width_s", &P::bin_width_s, "detector: histogram bin width, seconds", {.min = 1e-9})
           .number("lambda", &P::lambda, "detector: the Poisson lambda (fixed in advance)", {.min = 1e-9})
+          .flag("lambda_from_sample", &P::lambda_from_sample,
+                "detector: estimate lambda at each check from the window's sample (the mean of the bins above "
+                "the mode), lambda when the sample has no spread")
           .number("p_threshold", &P::p_threshold, "detector: P', abnormal below it", {.min = 0, .max = 1})
           .integer("consecutive", &P::consecutive, "detector: abnormal checks in a row before acting", {.min = 1})
           .number("zero_progress_s", &P::zero_progress_s, "detector: no progress this long after start is abnormal",

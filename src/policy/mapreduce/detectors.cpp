@@ -32,6 +32,16 @@ bool poisson_abnormal(double duration, std::int64_t mode, const PoissonRule& rul
   return poisson_probability(rule.lambda, std::max<std::int64_t>(bin - mode, 0)) < rule.threshold;
 }
 
+double sample_lambda(std::span<const double> durations, std::int64_t mode, double bin_width_s, double fixed) {
+  if (durations.empty() || mode < 0) return fixed;
+  double sum = 0;
+  for (const double d : durations)
+    sum +=
+        static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(std::floor(d / bin_width_s)) - mode, 0));
+  const double mean = sum / static_cast<double>(durations.size());
+  return mean > 0 ? mean : fixed;
+}
+
 bool window_check(const AttemptCheck& a, std::int64_t mode, const WindowRule& rule, std::uint32_t& abnormal_checks) {
   if (a.progress == 0 && a.elapsed_s >= rule.zero_progress_s)
     abnormal_checks = rule.consecutive;  // stalled: abnormal at once

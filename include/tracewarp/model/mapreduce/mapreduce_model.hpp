@@ -65,6 +65,7 @@ struct MapReduceParams {
   double window_s = 30;
   double bin_width_s = 15;
   double lambda = 1;
+  bool lambda_from_sample = false;  // estimate lambda from each check's sample (sample_lambda)
   double p_threshold = 0.05;
   std::uint32_t consecutive = 3;
   double zero_progress_s = 60;

@@ -54,6 +54,11 @@ double poisson_probability(double lambda, std::int64_t k);
 std::int64_t mode_bin(std::span<const double> durations, double bin_width_s);
 // Whether a duration is abnormal against the sample's mode bin.
 bool poisson_abnormal(double duration, std::int64_t mode, const PoissonRule& rule);
+// lambda estimated from the sample itself (mapreduce.lambda_from_sample; the study fixes it at
+// 1 in its worked example): the mean of k' = max(bin - mode bin, 0) over the sample, which is
+// the maximum-likelihood Poisson mean of the shifted bins; `fixed` when that mean is 0 (a
+// sample with no spread above its mode gives no estimate).
+double sample_lambda(std::span<const double> durations, std::int64_t mode, double bin_width_s, double fixed);
 
 // One check of one running attempt by the window detector. `abnormal_checks` is the attempt's
 // count of abnormal checks in a row (kept by the caller); returns whether to act on it now.
