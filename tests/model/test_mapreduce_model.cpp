@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 
@@ -12,9 +13,13 @@ using namespace tracewarp;
 using namespace tracewarp::mapreduce;
 
 namespace {
+// A small cluster and job with alike tasks and no start-up, so that schedules can be worked by hand.
 MapReduceParams small(const std::string& detector, std::uint64_t seed = 1) {
   MapReduceParams p;
   p.detector = detector;
+  p.map_work_cv = 0;
+  p.reduce_work_cv = 0;
+  p.startup = 0;
   p.workers = 6;
   p.maps = 120;
   p.reduces = 20;
@@ -93,6 +98,93 @@ TEST_CASE("mapreduce: a second task on the node halves the first one's rate", "[
   CHECK(r.job_completion_s[1] == Approx(16.001).epsilon(1e-9));  // from its submission at 4 s
 }
 
+TEST_CASE("mapreduce: an abnormal attempt's sleep uses no core, so it slows no other attempt", "[unit][mapreduce]") {
+  // One core; every attempt abnormal, sleeping 50 s in 2 batches of 25 s after 5 core-s each.
+  // Job 0's map works alone 0.001-4.001 (4 done), shares with job 1's from 4.001 at 0.5: its
+  // first batch ends at 6.001 and it sleeps to 31.001. Job 1's did 1 by 6.001 and has the core
+  // alone: its batch ends at 10.001, asleep to 35.001. Job 0 alone 31.001-35.001 (4 done), then
+  // both at 0.5: its last 1 by 37.001, asleep to 62.001. Job 1: 1 done by 37.001, 4 alone ->
+  // 41.001, asleep to 66.001. Were the sleep CPU work, job 1 would be slowed by job 0's.
+  MapReduceParams p = small("hadoop");
+  p.workers = 1;
+  p.cores = 1;
+  p.maps = 1;
+  p.reduces = 0;
+  p.jobs = 2;
+  p.job_interval = from_seconds(std::int64_t{4});
+  p.state_change = false;
+  p.speculation_slow_sigma = 1e9;
+  p.abnormal_probability = 1;
+  p.split_mb = 1;
+  p.record_bytes = 1024;  // 1,024 records
+  p.delay_per_record_s = 50.0 / 1024;
+  p.abnormal_batches = 2;
+  const MapReduceResult r = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  CHECK(records_per_task(p) == 1024);
+  CHECK(only_completed(r, 0, 0).end_s == Approx(62.001).epsilon(1e-9));
+  CHECK(only_completed(r, 1, 0).end_s == Approx(66.001).epsilon(1e-9));
+  CHECK(only_completed(r, 0, 0).injected_abnormal == 1);
+}
+
+TEST_CASE("mapreduce: a re-executed attempt waits its start-up again", "[unit][mapreduce]") {
+  // Eight maps on eight workers, one each; an abnormal one (a 100-s sleep) is judged and killed
+  // within seconds and re-executed alone on its freed node. A normal re-execution then ends
+  // exactly its start-up plus its 10 core-s after it reached the worker.
+  for (const std::int64_t startup_s : {0, 3}) {
+    CAPTURE(startup_s);
+    bool seen = false;
+    for (std::uint64_t seed = 1; seed <= 60 && !seen; ++seed) {
+      MapReduceParams p = small("proposed", seed);
+      p.workers = 8;
+      p.maps = 8;
+      p.reduces = 0;
+      p.state_change = false;
+      p.abnormal_probability = 0.2;
+      p.startup = from_seconds(startup_s);
+      const MapReduceResult r = run_mapreduce(Communicator::self(), p, EngineConfig{});
+      for (const AttemptRow& a : r.attempts)
+        if (a.attempt == 1 && !a.speculative && !a.injected_abnormal && a.outcome == 0) {
+          CAPTURE(seed, a.task, a.start_s);
+          CHECK(a.end_s - a.start_s == Approx(static_cast<double>(startup_s) + 10).epsilon(1e-9));
+          seen = true;
+        }
+    }
+    REQUIRE(seen);
+  }
+}
+
+TEST_CASE("mapreduce: task work is drawn per kind with its mean and spread, the same for every attempt",
+          "[unit][mapreduce]") {
+  MapReduceParams p;
+  p.maps = 20000;
+  p.reduces = 20000;
+  const auto moments = [&](std::uint32_t first) {
+    double sum = 0, squares = 0;
+    for (std::uint32_t t = first; t < first + 20000; ++t) {
+      const double w = task_work(p, 0, t);
+      REQUIRE(w > 0);
+      sum += w, squares += w * w;
+    }
+    const double mean = sum / 20000;
+    return std::pair{mean, std::sqrt(squares / 20000 - mean * mean) / mean};
+  };
+  // Sampling error of 20,000 draws: the mean within 4 standard errors, the CV within 0.02.
+  const auto [map_mean, map_cv] = moments(0);
+  CHECK(std::abs(map_mean - 10) < 4 * 10 * 0.3 / std::sqrt(20000.0));
+  CHECK(std::abs(map_cv - 0.3) < 0.02);
+  const auto [reduce_mean, reduce_cv] = moments(20000);
+  CHECK(std::abs(reduce_mean - 20) < 4 * 20 * 0.6 / std::sqrt(20000.0));
+  CHECK(std::abs(reduce_cv - 0.6) < 0.04);
+  // A task's work is a property of the task: the same on every call, different across tasks and seeds.
+  CHECK(task_work(p, 0, 5) == task_work(p, 0, 5));
+  CHECK(task_work(p, 0, 5) != task_work(p, 0, 6));
+  MapReduceParams other = p;
+  other.context.seed = 2;
+  CHECK(task_work(p, 0, 5) != task_work(other, 0, 5));
+  other.map_work_cv = 0;
+  CHECK(task_work(other, 0, 5) == 10);
+}
+
 TEST_CASE("mapreduce: invariants for every detector and action", "[unit][mapreduce]") {
   for (const char* detector : {"hadoop", "proposed", "conventional"})
     for (const char* action : {"kill", "copy"})
@@ -128,22 +220,28 @@ TEST_CASE("mapreduce: invariants for every detector and action", "[unit][mapredu
       }
 }
 
-TEST_CASE("mapreduce: a short window judges far fewer healthy tasks than a long one under a state change",
+TEST_CASE("mapreduce: a short window judges fewer healthy tasks than a long one under a state change",
           "[unit][mapreduce]") {
-  // The study's cluster and job (the defaults): cores 4 -> 1 at 90 s, no abnormal task.
-  MapReduceParams study;
-  study.detector = "proposed";
-  const MapReduceResult proposed = run_mapreduce(Communicator::self(), study, EngineConfig{});
-  study.detector = "conventional";
-  const MapReduceResult conventional = run_mapreduce(Communicator::self(), study, EngineConfig{});
-  const auto judged = [](const MapReduceResult& r) {
-    return std::get<std::int64_t>(mapreduce_summary(r).at("false_judgements"));
+  const auto judged = [](const MapReduceParams& p, const char* detector) {
+    MapReduceParams q = p;
+    q.detector = detector;
+    return std::get<std::int64_t>(
+        mapreduce_summary(run_mapreduce(Communicator::self(), q, EngineConfig{})).at("false_judgements"));
   };
-  CHECK(judged(conventional) > 10 * std::max<std::int64_t>(1, judged(proposed)));
+  // The study's cluster and job (the defaults): cores 4 -> 1 at 90 s, no abnormal task. Varied
+  // tasks are judged in both (long reduces again and again), so only the direction holds here
+  // (experiments/mapreduce-stragglers/README.md has the figures).
+  const MapReduceParams study;
+  CHECK(judged(study, "conventional") > judged(study, "proposed"));
+  // With alike tasks and no start-up the window alone decides: more than ten times fewer.
+  MapReduceParams alike = study;
+  alike.map_work_cv = alike.reduce_work_cv = 0;
+  alike.startup = 0;
+  CHECK(judged(alike, "conventional") > 10 * std::max<std::int64_t>(1, judged(alike, "proposed")));
   // Acting only after many abnormal checks in a row suppresses every judgement.
   MapReduceParams patient = study;
   patient.consecutive = 100000;
-  CHECK(judged(run_mapreduce(Communicator::self(), patient, EngineConfig{})) == 0);
+  CHECK(judged(patient, "proposed") == 0);
 }
 
 TEST_CASE("mapreduce: Hadoop's speculation keeps its cap of copies in flight and waits after a copy",
@@ -181,6 +279,8 @@ TEST_CASE("mapreduce: every LP type passes the rollback check", "[unit][mapreduc
     CAPTURE(startup_s);
     MapReduceParams p = small("conventional");
     p.abnormal_probability = 0.2;
+    p.map_work_cv = 0.3;  // varied tasks and abnormal sleeps in batches
+    p.reduce_work_cv = 0.6;
     p.startup = from_seconds(startup_s);
     const MapReduceResult reference = run_mapreduce(Communicator::self(), p, EngineConfig{});
     EngineConfig e;

@@ -34,7 +34,8 @@ enum Record : RecordTag { kAttemptRecord = 1 };
 
 struct LaunchMsg {
   std::uint64_t attempt;
-  double work;  // core-seconds
+  double work;     // core-seconds
+  double sleep_s;  // an abnormal attempt's sleeps, all its records together (0: a normal one)
 };
 struct AttemptMsg {
   std::uint64_t attempt;

@@ -17,6 +17,19 @@ void validate(const MapReduceParams& params) {
     throw ConfigError("mapreduce: a worker's memory holds no container");
 }
 
+double records_per_task(const MapReduceParams& params) { return params.split_mb * (1 << 20) / params.record_bytes; }
+
+double task_work(const MapReduceParams& params, std::uint32_t job, std::uint32_t task) {
+  // A stream per task, apart from the LPs' own streams (keyed by LP id): the top bit set.
+  constexpr std::uint64_t kTaskStreams = std::uint64_t{1} << 63;
+  const bool map = task < params.maps;
+  const double mean = map ? params.map_work_s : params.reduce_work_s;
+  const double cv = map ? params.map_work_cv : params.reduce_work_cv;
+  if (cv == 0) return mean;
+  RandomStream stream(params.context.seed, kTaskStreams | (std::uint64_t{job} * (params.maps + params.reduces) + task));
+  return LogNormal(mean, cv).at(stream.normal());
+}
+
 MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& params, EngineConfig engine) {
   validate(params);
   Shared shared{params, &find_detector(params.detector)};

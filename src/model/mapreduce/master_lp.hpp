@@ -159,13 +159,13 @@ class MasterLp {
     free_memory_.take(*node, memory_of(kind));
     TaskState& s = state(t);
     const bool abnormal = rng_.uniform() < p().abnormal_probability;
-    const double work = (kind == 0 ? p().map_work_s : p().reduce_work_s) +
-                        (abnormal ? p().records_per_task * p().delay_per_record_s : 0.0);
+    const double sleep_s = abnormal ? records_per_task(p()) * p().delay_per_record_s : 0.0;
     const std::uint64_t id = next_attempt_++;
     running_.emplace(id, Attempt{t, s.attempts++, *node, ctx.now() + p().latency, abnormal, speculative, 0, {}, 0});
     ++s.running;
     if (speculative) s.copied = true;
-    ctx.send(shared_->first_worker + *node, p().latency, kLaunch, LaunchMsg{id, work});
+    ctx.send(shared_->first_worker + *node, p().latency, kLaunch,
+             LaunchMsg{id, task_work(p(), t.job, t.task), sleep_s});
     return true;
   }
 

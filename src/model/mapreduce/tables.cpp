@@ -19,8 +19,14 @@ const ParamTable<MapReduceParams>& param_table() {
           .number("reduce_memory_gb", &P::reduce_memory_gb, "memory of a reduce container, GB", {.min = 1e-9})
           .integer("maps", &P::maps, "map tasks per job (407.9 GB in 256-MB chunks)")
           .integer("reduces", &P::reduces, "reduce tasks per job; they start after the job's last map")
-          .number("map_work_s", &P::map_work_s, "work of a map task, core-seconds", {.min = 1e-9})
-          .number("reduce_work_s", &P::reduce_work_s, "work of a reduce task, core-seconds", {.min = 1e-9})
+          .number("map_work_s", &P::map_work_s, "mean work of a map task, core-seconds", {.min = 1e-9})
+          .number("reduce_work_s", &P::reduce_work_s, "mean work of a reduce task, core-seconds", {.min = 1e-9})
+          .number("map_work_cv", &P::map_work_cv,
+                  "coefficient of variation of a map's work (log-normal, drawn once per task; 0: all alike)",
+                  {.min = 0})
+          .number("reduce_work_cv", &P::reduce_work_cv,
+                  "coefficient of variation of a reduce's work (log-normal, drawn once per task; 0: all alike)",
+                  {.min = 0})
           .integer("jobs", &P::jobs, "jobs, submitted job_interval_s apart", {.min = 1})
           .seconds("job_interval_s", &P::job_interval, "seconds between job submissions", {.min = 0})
           .flag("state_change", &P::state_change, "every worker's usable cores change at state_change_s")
@@ -28,9 +34,12 @@ const ParamTable<MapReduceParams>& param_table() {
           .number("cores_after", &P::cores_after, "usable cores per worker after the change", {.min = 1e-9})
           .number("abnormal_probability", &P::abnormal_probability, "p: each attempt is abnormal with it",
                   {.min = 0, .max = 1})
-          .number("records_per_task", &P::records_per_task, "key-value pairs a task processes", {.min = 0})
-          .number("delay_per_record_s", &P::delay_per_record_s, "extra work per record of an abnormal attempt, s",
-                  {.min = 0})
+          .number("split_mb", &P::split_mb, "input split of a task, MiB (records = split / record size)", {.min = 0})
+          .number("record_bytes", &P::record_bytes, "size of a key-value record, bytes", {.min = 1e-9})
+          .number("delay_per_record_s", &P::delay_per_record_s,
+                  "sleep of an abnormal attempt after each record (uses no core), s", {.min = 0})
+          .integer("abnormal_batches", &P::abnormal_batches,
+                   "an abnormal attempt computes and sleeps in this many equal batches of records", {.min = 1})
           .seconds("heartbeat_s", &P::heartbeat, "heartbeat: progress reports and detector checks, seconds",
                    {.min = 1e-6})
           .seconds("latency_s", &P::latency, "master-worker message delay, seconds", {.min = 1e-9})

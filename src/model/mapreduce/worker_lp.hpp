@@ -1,5 +1,7 @@
 // The worker LP of the MapReduce model (internal to src/model/mapreduce/): a node's containers,
-// its cores shared exactly among the attempts it runs.
+// its cores shared exactly among the attempts it runs. An attempt is off the cores while it
+// starts up and while an abnormal one sleeps between its batches of records; the others share
+// the cores meanwhile.
 #pragma once
 
 #include <limits>
@@ -21,7 +23,9 @@ class WorkerLp {
     switch (ev.kind()) {
       case kLaunch: {
         const LaunchMsg m = ev.as<LaunchMsg>();
-        running_.push_back({m.attempt, m.work, m.work, ctx.now() + shared_->params.startup});
+        const std::uint32_t batches = m.sleep_s > 0 ? shared_->params.abnormal_batches : 1;
+        running_.push_back({m.attempt, m.work, m.work, ctx.now() + shared_->params.startup, batches, batches,
+                            from_seconds(m.sleep_s / batches), false});
         if (!heartbeat_on_) {
           heartbeat_on_ = true;
           ctx.send(ctx.self(), shared_->params.heartbeat, kHeartbeat);
@@ -45,7 +49,7 @@ class WorkerLp {
         }
         for (const Running& r : running_)
           ctx.send(shared_->master, shared_->params.latency, kProgress,
-                   AttemptMsg{r.attempt, 1 - r.remaining / r.total, 0});
+                   AttemptMsg{r.attempt, r.progress(ctx.now()), 0});
         ctx.send(ctx.self(), shared_->params.heartbeat, kHeartbeat);
         return;
       default:
@@ -61,10 +65,28 @@ class WorkerLp {
     std::uint64_t attempt;
     double remaining;  // core-seconds
     double total;
-    Time working_from;  // its start-up is over (working) from then on
+    Time working_from;  // off the cores (starting up, or asleep) until then
+    std::uint32_t batches;
+    std::uint32_t batches_left;  // batches whose sleep has not ended
+    Time batch_sleep;            // 0 for a normal attempt
+    bool asleep;
     bool operator==(const Running&) const = default;
+
+    double batch_work() const { return total / batches; }
+    // The work left when the current batch's computing is done.
+    double target() const { return batch_work() * (batches_left - 1); }
+    bool sleeps() const { return batch_sleep > 0; }
+    // Records done: work and sleep count alike (at every batch's end both fractions agree).
+    double progress(Time t) const {
+      const double worked = 1 - remaining / total;
+      if (!sleeps()) return worked;
+      const double slept_batches =
+          (batches - batches_left) +
+          (asleep ? 1 - static_cast<double>(working_from - t) / static_cast<double>(batch_sleep) : 0.0);
+      return (worked + slept_batches / batches) / 2;
+    }
   };
-  // Attempts past their start-up at `t`: they alone share the cores.
+  // Attempts on the cores at `t` (past their start-up, awake): they alone share the cores.
   std::size_t working(Time t) const {
     std::size_t n = 0;
     for (const Running& r : running_) n += r.working_from <= t;
@@ -76,24 +98,38 @@ class WorkerLp {
     return n == 0 ? 0 : std::min(1.0, cores_ / static_cast<double>(n));
   }
 
-  // Every start-up's end is an event (reschedule), so the working set is the same all along
-  // (last_, now].
+  // Every start-up's and sleep's end is an event (reschedule), so the working set is the same
+  // all along (last_, now].
   void advance(Time now) {
     const double done = rate() * to_seconds(now - last_);
     for (Running& r : running_)
       if (r.working_from <= last_) r.remaining -= done;
     last_ = now;
   }
+  // Batches whose computing or sleep ends now move on; finished attempts are reported. Attempts
+  // within rounding of an end get there together, in launch order.
   void finish_due(EventContext& ctx) {
-    // Attempts within rounding of their end finish together, in launch order.
     constexpr double kDone = 1e-6;
-    for (const Running& r : running_)
-      if (r.remaining <= kDone)
-        ctx.send(shared_->master, shared_->params.latency, kAttemptDone, AttemptMsg{r.attempt, 1, ctx.now()});
-    std::erase_if(running_, [](const Running& r) { return r.remaining <= kDone; });
+    const Time now = ctx.now();
+    const auto finished = [&](Running& r) {
+      if (r.working_from > now) return false;
+      if (r.asleep) {  // its batch's sleep is over
+        r.asleep = false;
+        return --r.batches_left == 0;
+      }
+      if (r.remaining > r.target() + kDone) return false;
+      r.remaining = r.target();
+      if (!r.sleeps()) return --r.batches_left == 0;
+      r.asleep = true;
+      r.working_from = now + r.batch_sleep;
+      return false;
+    };
+    for (Running& r : running_)
+      if (finished(r)) ctx.send(shared_->master, shared_->params.latency, kAttemptDone, AttemptMsg{r.attempt, 1, now});
+    std::erase_if(running_, [](const Running& r) { return r.batches_left == 0; });
   }
-  // The next end under the current sharing, or the next start-up's end, whichever is first; a
-  // token makes earlier predictions stale.
+  // The next end of a batch's computing under the current sharing, or the next start-up's or
+  // sleep's end, whichever is first; a token makes earlier predictions stale.
   void reschedule(EventContext& ctx) {
     ++token_;
     Time next = kTimeInfinity;
@@ -102,7 +138,7 @@ class WorkerLp {
     if (rate() > 0) {
       double least = std::numeric_limits<double>::infinity();
       for (const Running& r : running_)
-        if (r.working_from <= last_) least = std::min(least, r.remaining);
+        if (r.working_from <= last_) least = std::min(least, r.remaining - r.target());
       next = std::min(next,
                       std::max<Time>(1, static_cast<Time>(std::ceil(std::max(0.0, least) / rate() * kTicksPerSecond))));
     }

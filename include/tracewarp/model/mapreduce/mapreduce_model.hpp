@@ -13,14 +13,25 @@
 // the most free memory (ties: the lowest), checks for stragglers every heartbeat, and kills or
 // copies. Every message pays `latency_s`, the lookahead between ranks.
 //
+// Tasks vary: each task's work (core-seconds) is drawn once, log-normal with the kind's mean
+// (map_work_s, reduce_work_s) and coefficient of variation (map_work_cv, reduce_work_cv), from a
+// stream of its own (the seed and the task), so that every attempt of a task does the same work
+// whatever the detector, the rank count or the launch order. Log-normal is right-skewed: a large
+// CV gives the few long reduces of a skewed key distribution.
+//
 // Start-up: a launched attempt (a first run, a re-execution or a copy) waits `startup` for its
 // container and JVM before it does any work, and uses no core meanwhile; a killed attempt's
 // progress is lost and its re-execution waits again.
 //
 // Disturbances: at state_change_s every worker's usable cores drop to cores_after (keys); each
 // attempt is abnormal with probability abnormal_probability (drawn at its launch, so a
-// re-execution is abnormal again with that probability) and then has records_per_task x
-// delay_per_record_s more work.
+// re-execution is abnormal again with that probability). An abnormal attempt sleeps
+// delay_per_record_s after each record (the study's 1 ms per key-value pair): time that uses no
+// core, so it slows no other attempt of its node. Records per task = split_mb / record_bytes,
+// for reduces as for maps (our reading: the study gives neither a reduce's input nor the record
+// size). The records are processed in abnormal_batches equal batches, each computed on the shared
+// cores and then slept; progress (what heartbeats report) counts records, so it moves through the
+// sleeps as through the work.
 #pragma once
 
 #include <cstdint>
@@ -50,16 +61,20 @@ struct MapReduceParams {
   double reduce_memory_gb = 3;
   std::uint32_t maps = 1632;  // 407.9 GB in 256-MB chunks
   std::uint32_t reduces = 370;
-  double map_work_s = 10;     // core-seconds per map
-  double reduce_work_s = 20;  // core-seconds per reduce
+  double map_work_s = 10;       // mean core-seconds per map
+  double reduce_work_s = 20;    // mean core-seconds per reduce
+  double map_work_cv = 0.3;     // spread of a map's work (coefficient of variation; 0: all alike)
+  double reduce_work_cv = 0.6;  // spread of a reduce's work
   std::uint32_t jobs = 1;
   Time job_interval = 600 * kTicksPerSecond;
   bool state_change = true;
   Time state_change_at = 90 * kTicksPerSecond;
   double cores_after = 1;
   double abnormal_probability = 0;
-  double records_per_task = 100000;  // not published: 100 s of extra work at 1 ms per record
+  double split_mb = 256;       // input split (HDFS block), MiB
+  double record_bytes = 2684;  // not published: 256 MiB / 2,684 B = 100,013 records, 100 s at 1 ms
   double delay_per_record_s = 0.001;
+  std::uint32_t abnormal_batches = 100;
   Time heartbeat = kTicksPerSecond;
   Time latency = kTicksPerSecond / 1000;
   double window_s = 30;
@@ -72,7 +87,7 @@ struct MapReduceParams {
   std::string action = "kill";  // kill (and re-execute) or copy
   double speculation_min_run_s = 10;
   double speculation_slow_sigma = 1;
-  Time startup = 0;  // container and JVM start of every attempt (0: none, the earlier model)
+  Time startup = 2 * kTicksPerSecond;  // container and JVM start of every attempt
   // Hadoop 2's DefaultSpeculator limits (mapreduce.job.speculative.*): at most
   // max(minimum_allowed, cap_total x the job's tasks, cap_running x its running attempts)
   // speculative attempts of a job in flight; after a check that launched a copy the next waits
@@ -121,6 +136,10 @@ struct MapReduceResult {
 
 // What run_mapreduce refuses, checked without running (ConfigError naming the key).
 void validate(const MapReduceParams& params);
+// Records of a task and the sleep they add to an abnormal attempt.
+double records_per_task(const MapReduceParams& params);
+// The work of task `task` (maps first) of job `job`, core-seconds: the same for every attempt.
+double task_work(const MapReduceParams& params, std::uint32_t job, std::uint32_t task);
 MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& params, EngineConfig engine);
 Attributes mapreduce_summary(const MapReduceResult& result);
 
