@@ -57,6 +57,7 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
   for (const AttemptRow& a : r.attempts) {
     buckets.add(from_seconds(a.start_s), from_seconds(a.end_s), a.kind);
     last = std::max(last, from_seconds(a.end_s));
+    r.tasks_at_attempt_cap += a.attempt + 1 == params.max_attempts;
     if (a.outcome == static_cast<std::uint32_t>(Outcome::completed))
       r.job_completion_s[a.job] =
           std::max(r.job_completion_s[a.job], a.end_s - to_seconds(static_cast<Time>(a.job) * params.job_interval));

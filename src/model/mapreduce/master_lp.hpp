@@ -268,7 +268,7 @@ class MasterLp {
     const WindowRule rule{{p().bin_width_s, lambda, p().p_threshold}, p().consecutive, p().zero_progress_s};
     std::vector<std::uint64_t> act;
     for (auto& [id, a] : running_) {
-      if (kind_of(a.ref) != kind || judged_.count(id)) continue;
+      if (kind_of(a.ref) != kind || judged_.count(id) || state(a.ref).attempts >= p().max_attempts) continue;
       const AttemptCheck check{a.progress, to_seconds(ctx.now() - a.start),
                                a.estimates.empty() ? std::nullopt : std::optional<double>(a.estimates.estimate())};
       if (window_check(check, mode, rule, a.abnormal_checks)) act.push_back(id);

@@ -54,6 +54,9 @@ const ParamTable<MapReduceParams>& param_table() {
           .number("zero_progress_s", &P::zero_progress_s, "detector: no progress this long after start is abnormal",
                   {.min = 0})
           .choice("action", &P::action, {"kill", "copy"}, "detector: kill and re-execute, or launch a copy")
+          .integer("max_attempts", &P::max_attempts,
+                   "attempts per task after which the detector leaves its last one to finish (the study: 9999)",
+                   {.min = 1})
           .number("speculation_min_run_s", &P::speculation_min_run_s, "Hadoop speculation: minimum run time, s",
                   {.min = 0})
           .number("speculation_slow_sigma", &P::speculation_slow_sigma,
@@ -132,7 +135,8 @@ Attributes mapreduce_summary(const MapReduceResult& r) {
           {"speculative_copies", copies},
           {"re_executions", re_executions},
           {"wasted_container_s", wasted},
-          {"attempts", static_cast<std::int64_t>(r.attempts.size())}};
+          {"attempts", static_cast<std::int64_t>(r.attempts.size())},
+          {"tasks_at_attempt_cap", r.tasks_at_attempt_cap}};
 }
 
 }  // namespace tracewarp::mapreduce
