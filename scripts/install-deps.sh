@@ -10,7 +10,7 @@ packages=(
   libhdf5-openmpi-dev hdf5-tools
   libtbb-dev catch2
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
-  librandom123-dev zlib1g-dev libbenchmark-dev
+  librandom123-dev zlib1g-dev libbenchmark-dev libsimgrid-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-scipy
 )
 if [ "${1:-}" = "--slurm" ]; then packages+=(slurmctld slurmd slurm-client munge); fi
