@@ -295,6 +295,29 @@ TEST_CASE("mapreduce: Hadoop's speculation keeps its cap of copies in flight and
   REQUIRE(eager_copies > copies.size());
 }
 
+TEST_CASE("mapreduce: Hadoop's speculation checks again 1 wait after a check without a copy, another after one",
+          "[unit][mapreduce]") {
+  // The master's checks run every 1-s heartbeat from 1 s on, but speculation only once its wait
+  // is over: 7 s after a check that launched no copy, 15 s after one that did. So every copy is
+  // launched (1 ms before it starts on its worker) at a time this schedule reaches.
+  MapReduceParams p = small("hadoop", 3);
+  p.speculation_retry_after_none = from_seconds(std::int64_t{7});
+  const MapReduceResult r = run_mapreduce(Communicator::self(), p, EngineConfig{});
+  std::vector<std::int64_t> launches;  // whole seconds
+  for (const AttemptRow& a : r.attempts)
+    if (a.speculative) launches.push_back(std::llround(a.start_s - 0.001));
+  std::sort(launches.begin(), launches.end());
+  launches.erase(std::unique(launches.begin(), launches.end()), launches.end());
+  REQUIRE(launches.size() >= 3);
+  std::int64_t check = 1;
+  for (const std::int64_t launch : launches) {
+    while (check < launch) check += 7;  // checks that launched nothing
+    CAPTURE(launch);
+    REQUIRE(check == launch);
+    check += 15;
+  }
+}
+
 TEST_CASE("mapreduce: every LP type passes the rollback check", "[unit][mapreduce]") {
   for (const std::int64_t startup_s : {0, 3}) {  // with and without start-ups
     CAPTURE(startup_s);
