@@ -29,6 +29,7 @@ struct LocalLp {
   // execute() and commit() read of it (the vtable pointer, then the state), at most
   // kObjectPrefetchBytes. The kernels prefetch all of it, not only its first line.
   std::uint32_t object_bytes = 0;
+  bool reverse = false;  // LpTypeOptions::reverse: undone by on_reverse, never copied
 
   static constexpr std::size_t kObjectPrefetchBytes = 256;
   static std::uint32_t object_bytes_of(const LpRuntime& runtime) {

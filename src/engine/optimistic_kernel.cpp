@@ -7,7 +7,8 @@
 //
 // Where things happen:
 //   execute()          runs one event, saving state first (every event or every k-th)
-//   rollback()         undoes an LP back to a key: anti-messages, requeue, restore, coast forward
+//   rollback()         undoes an LP back to a key: anti-messages, requeue, then restore and coast
+//                      forward, or (LP types with reverse computation) on_reverse, newest first
 //   annihilate()       a cancellation meets its event (pending: dropped; processed: rollback)
 //   open_round()       the GVT algorithm (see transport.hpp), with round_ended()
 //   fossil_collect()   commit below GVT, then free what no rollback can need
@@ -41,6 +42,7 @@ struct ProcessedEvent {
   std::uint32_t sent_count = 0;      // events it sent (the last ones in the LP's sent log)
   std::uint64_t seq_before = 0;      // the LP's send counter before it ran
   std::uint64_t checkpoint_abs = 0;  // history position of the newest state copy at or before it
+  std::uint64_t kept = 0;            // reverse computation: EventContext::keep_for_reverse
   std::vector<std::byte> output;     // rows emitted, released on commit
   double wall_us = -1;               // handler wall-clock time (timed LP types)
 };
@@ -254,7 +256,9 @@ class OptimisticKernel final : public KernelPort {
     const Event& ev = pool_[slot];
     LpState& s = state_of(ev.dest);
     const std::uint64_t abs = s.end_abs();
-    if (s.history.empty() || abs - s.last_checkpoint_abs >= s.checkpoint_interval) {
+    if (s.lp->reverse) {
+      s.last_checkpoint_abs = abs;  // no copies: every record is where a rollback may stop
+    } else if (s.history.empty() || abs - s.last_checkpoint_abs >= s.checkpoint_interval) {
       s.lp->runtime->push_snapshot();
       s.last_checkpoint_abs = abs;
       snapshot_bytes_ += s.lp->state_bytes;
@@ -281,6 +285,7 @@ class OptimisticKernel final : public KernelPort {
     if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
     rec.wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
+    rec.kept = ctx_.kept_for_reverse();
     current_ = nullptr;
     current_record_ = nullptr;
     s.last_key = ev.key;
@@ -406,15 +411,22 @@ class OptimisticKernel final : public KernelPort {
       queue_.push(pool_[rec.slot].key.time, rec.slot, static_cast<std::uint32_t>(&s - states_.data()));
       ++stats_.rolled_back;
       --uncommitted_;
-      if (i > keep && rec.checkpoint_abs == s.base_abs + i) drop_back_snapshot(s);
+      if (s.lp->reverse) {
+        const Event& ev = pool_[rec.slot];
+        runtime.reverse(ev, ReverseContext(s.lp->id, ev.time(), rec.kept));
+      } else if (i > keep && rec.checkpoint_abs == s.base_abs + i) {
+        drop_back_snapshot(s);
+      }
     }
-    // Restore the state as it was before history[keep].
+    // Restore the state as it was before history[keep] (reverse computation already has).
     const ProcessedEvent& first_undone = s.history[keep];
-    runtime.restore_back_snapshot();
-    if (first_undone.checkpoint_abs == keep_abs)
-      drop_back_snapshot(s);
-    else
-      coast_forward(s, first_undone.checkpoint_abs, keep_abs);
+    if (!s.lp->reverse) {
+      runtime.restore_back_snapshot();
+      if (first_undone.checkpoint_abs == keep_abs)
+        drop_back_snapshot(s);
+      else
+        coast_forward(s, first_undone.checkpoint_abs, keep_abs);
+    }
     s.send_seq = first_undone.seq_before;
     s.history.truncate(keep);
     s.last_key = keep > 0 ? pool_[s.history[keep - 1].slot].key : kMinKey;
@@ -576,7 +588,7 @@ class OptimisticKernel final : public KernelPort {
     while (s.base_abs < keep_from) {
       ProcessedEvent& rec = s.history.front();
       for (std::uint32_t j = 0; j < rec.sent_count; ++j) s.sent.pop_front();
-      if (rec.checkpoint_abs == s.base_abs) {
+      if (!s.lp->reverse && rec.checkpoint_abs == s.base_abs) {
         s.lp->runtime->pop_front_snapshot();
         snapshot_bytes_ -= s.lp->state_bytes;
       }
@@ -601,6 +613,9 @@ class OptimisticKernel final : public KernelPort {
     const EventKey key = pool_[slot].key;
     LpState& s = state_of(dest);
 
+    // Reverse computation must bring back the state before the event, not only one that
+    // re-executes to the same result.
+    const std::shared_ptr<const void> before = s.lp->reverse ? s.lp->runtime->copy_state() : nullptr;
     capture_ = true;
     captured_.clear();
     execute(slot);
@@ -611,6 +626,10 @@ class OptimisticKernel final : public KernelPort {
 
     rollback(s, key, /*inclusive=*/true);
     drain_deferred();
+    if (before && !s.lp->runtime->state_equals(before.get()))
+      throw RollbackCheckError("rollback check failed: LP " + std::to_string(dest) + ", event kind " +
+                               std::to_string(key.kind()) + " at time " + std::to_string(key.time) +
+                               ": its on_reverse did not bring back the state before the event");
     if (pending_min() != key.time || queue_.top().slot != slot)
       throw InvariantError("rollback check: the undone event is not the next pending event");
     queue_.pop();

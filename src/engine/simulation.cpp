@@ -73,6 +73,8 @@ LpRange Simulation::add_lp_type(LpTypeOptions options, LpId count,
                                 std::function<std::unique_ptr<detail::LpRuntime>(LpId)> make) {
   if (ran_) throw InvariantError("LP types must be added before run()");
   if (options.checkpoint_interval < 1) throw UsageError("checkpoint interval of '" + options.name + "' must be >= 1");
+  if (options.reverse && options.checkpoint_interval != 1)
+    throw UsageError("'" + options.name + "' undoes events by reverse computation: it takes no checkpoint interval");
   if (count > kMaxLps - next_lp_) throw UsageError("too many LPs (at most 2^48)");
   const LpRange range{next_lp_, count};
   next_lp_ += count;
@@ -97,10 +99,12 @@ RunStats Simulation::run() {
       if (setup.partition.rank_of(id) != rank) continue;
       setup.local_index[id] = static_cast<std::uint32_t>(setup.lps.size());
       std::unique_ptr<detail::LpRuntime> runtime = type.make(id);
+      if (type.options.reverse && !runtime->has_reverse())
+        throw UsageError("LP type '" + type.options.name + "' asks for reverse computation but defines no on_reverse");
       const std::size_t state_bytes = runtime->state_bytes();
       const std::uint32_t object_bytes = detail::LocalLp::object_bytes_of(*runtime);
-      setup.lps.push_back(
-          {id, std::move(runtime), type.options.checkpoint_interval, type.options.timed, state_bytes, object_bytes});
+      setup.lps.push_back({id, std::move(runtime), type.options.checkpoint_interval, type.options.timed, state_bytes,
+                           object_bytes, type.options.reverse});
     }
   }
   setup.make_lp = [this](LpId id) {

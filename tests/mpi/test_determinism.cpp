@@ -30,12 +30,15 @@ TEST_CASE("PHOLD: optimistic and conservative on every rank count commit what se
   const Communicator world = Communicator::world();
   std::uint64_t rollbacks = 0;
   for (const double remote : {0.1, 1.0}) {
-    const phold::Params p = small_phold(remote);
+    phold::Params p = small_phold(remote);
     const phold::Result reference = phold::run(Communicator::self(), p, EngineConfig{});
     for (const int threads : {1, 2}) {
       for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin}) {
         for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
-          CAPTURE(remote, threads, static_cast<int>(placement), world.size(), to_string(mode));
+          // Optimistic runs undo by reverse computation (PHOLD's default) with one thread and
+          // by state copies with two, so that both are proved on every rank count.
+          p.reverse = threads == 1;
+          CAPTURE(remote, threads, static_cast<int>(placement), world.size(), to_string(mode), p.reverse);
           EngineConfig c;
           c.sync = mode;
           c.threads = threads;

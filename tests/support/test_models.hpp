@@ -177,6 +177,21 @@ struct BrokenLp {
   bool operator==(const BrokenLp&) const = default;
 };
 
+// Deliberately broken reverse computation: on_reverse forgets to give back the random draws.
+struct WrongReverseLp {
+  RandomStream rng;
+  std::uint64_t sum = 0;
+  void on_init(EventContext& ctx) { ctx.send(ctx.self(), 1, kPing); }
+  void on_event(const Event&, EventContext& ctx) {
+    const std::uint64_t drawn = rng.below(100);
+    ctx.keep_for_reverse(drawn);
+    sum += drawn;
+    ctx.send(ctx.self(), 10, kPing);
+  }
+  void on_reverse(const Event&, const ReverseContext& ctx) { sum -= ctx.kept(); }  // the stream stays ahead
+  bool operator==(const WrongReverseLp&) const = default;
+};
+
 enum class Model { chatter, big_state, ties, phases };
 
 struct ModelRun {

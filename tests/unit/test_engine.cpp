@@ -51,6 +51,40 @@ TEST_CASE("engine: the rollback check passes PHOLD", "[unit][engine][rollback-ch
   REQUIRE(a.checksum == b.checksum);
 }
 
+TEST_CASE("engine: reverse computation passes the rollback check where exact and fails it where not",
+          "[unit][engine][rollback-check][reverse]") {
+  phold::Params p;
+  p.lps = 64;
+  p.end = 20;
+  p.remote = 0.5;
+  EngineConfig check;
+  check.sync = SyncMode::rollback_check;
+  p.reverse = false;
+  const phold::Result copies = phold::run(Communicator::self(), p, check);
+  p.reverse = true;
+  const phold::Result reversed = phold::run(Communicator::self(), p, check);
+  REQUIRE(copies.committed > 10000);
+  REQUIRE(reversed.committed == copies.committed);
+  REQUIRE(reversed.checksum == copies.checksum);
+  REQUIRE(reversed.stats.total.rolled_back == reversed.committed);  // every event undone by on_reverse
+
+  Simulation sim(Communicator::self(), config(SyncMode::rollback_check, 1000));
+  sim.add_lps<WrongReverseLp>({.name = "wrong-reverse", .reverse = true}, 2,
+                              [](LpId id) { return WrongReverseLp{RandomStream(3, id)}; });
+  REQUIRE_THROWS_WITH(sim.run(), Catch::Contains("rollback check failed") &&
+                                     Catch::Contains("did not bring back the state before the event"));
+  // Without reverse computation the same type is undone by copies and passes.
+  Simulation copied(Communicator::self(), config(SyncMode::rollback_check, 1000));
+  copied.add_lps<WrongReverseLp>({.name = "copied"}, 2, [](LpId id) { return WrongReverseLp{RandomStream(3, id)}; });
+  REQUIRE_NOTHROW(copied.run());
+}
+
+TEST_CASE("engine: an LP type asking for reverse computation must define on_reverse", "[unit][engine][reverse]") {
+  Simulation sim(Communicator::self(), config(SyncMode::optimistic, 1000));
+  sim.add_lps<BrokenLp>({.name = "no-reverse", .reverse = true}, 2, [](LpId) { return BrokenLp{}; });
+  REQUIRE_THROWS_WITH(sim.run(), Catch::Contains("defines no on_reverse"));
+}
+
 TEST_CASE("engine: commit handlers see each committed event once, in key order", "[unit][engine][commit]") {
   const Communicator self = Communicator::self();
   for (const Model model : {Model::chatter, Model::big_state, Model::ties, Model::phases}) {

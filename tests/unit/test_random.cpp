@@ -36,3 +36,20 @@ TEST_CASE("random stream: distributions stay in range and have the right mean", 
   }
   REQUIRE(sum / n == Approx(2.0).epsilon(0.02));
 }
+
+TEST_CASE("random stream: rewinding to a draw count leaves it as drawing that many from the start", "[unit][random]") {
+  for (std::uint64_t back_to : {0, 1, 2, 3, 6, 7}) {
+    CAPTURE(back_to);
+    RandomStream fresh(5, 9), used(5, 9);
+    for (std::uint64_t i = 0; i < back_to; ++i) fresh.next_u64();
+    for (int i = 0; i < 11; ++i) used.next_u64();
+    used.rewind_to(back_to);
+    REQUIRE(used == fresh);  // the whole state, the current block included
+    REQUIRE(used.draws() == back_to);
+    for (int i = 0; i < 5; ++i) REQUIRE(used.next_u64() == fresh.next_u64());
+  }
+  RandomStream s(1, 2);
+  s.uniform();
+  s.rewind_to(s.draws());  // no change
+  REQUIRE(s.draws() == 1);
+}

@@ -39,6 +39,20 @@ class RandomStream {
   }
 
   std::uint64_t draws() const { return counter_ * 2 - (2 - used_); }
+  // Back (or on) to the state after `n` draws, exactly as drawing them from the start would leave
+  // it: reverse computation undoes a handler's draws with it (its draws() kept before).
+  void rewind_to(std::uint64_t n) {
+    if (n == draws()) return;
+    if (n == 0) {
+      counter_ = 0;
+      block_[0] = block_[1] = 0;
+      used_ = 2;
+      return;
+    }
+    counter_ = (n - 1) / 2;  // the block draw n came from, generated again
+    refill();
+    used_ = static_cast<std::uint32_t>(2 - (2 * counter_ - n));
+  }
   friend bool operator==(const RandomStream&, const RandomStream&) = default;
 
  private:

@@ -8,6 +8,7 @@
 //   void on_init(EventContext& ctx);                             // optional: initial events, t = 0
 //   void on_commit(const Event& ev, CommitContext& ctx) const;   // optional: output, see below
 //   void on_finish(FinishContext& ctx) const;                    // optional: end-of-run summary
+//   void on_reverse(const Event& ev, const ReverseContext& ctx); // optional: undo on_event, below
 //
 // on_event must be a deterministic function of the LP's state and the event: all randomness comes
 // from a RandomStream member, nothing is read from globals, clocks or other LPs. It may be run
@@ -33,6 +34,15 @@
 // built by the same factory. Every checkpoint proves the list whole by restoring each saved state
 // into a fresh LP and comparing it with operator==. Output objects filled by on_commit are
 // registered with Simulation::checkpoint_also.
+//
+// Reverse computation (as in ROSS), an LP type's option (LpTypeOptions::reverse): instead of a
+// copy of its state before each event, the optimistic kernel undoes an event by calling
+// on_reverse with it, newest first, after cancelling what it sent. on_reverse must bring the
+// state back exactly as it was before on_event (the rollback check proves it on every event:
+// the state after the undo must equal the state before the event). What on_event cannot derive
+// backwards (how many random numbers it drew, a value it overwrote) it keeps with
+// ctx.keep_for_reverse(word): one 64-bit word per event, handed back as ctx.kept(). It pays
+// where a state is large and its changes small; sends, emits and faults are undone by the kernel.
 //
 // Example (a complete LP that bounces a token to a random LP):
 //
@@ -100,6 +110,9 @@ class EventContext {
     send_bytes(dest, delay, kind, &payload, sizeof(T));
   }
 
+  // Reverse computation (see the top): a word on_reverse gets back for this event.
+  void keep_for_reverse(std::uint64_t word) noexcept { kept_ = word; }
+
   // Records an inconsistency that is an error only if this event commits (see the top).
   void fault(const std::string& what) {
     FaultRecord r{};
@@ -127,7 +140,9 @@ class EventContext {
     self_ = self;
     now_ = now;
     send_seq_ = send_seq;
+    kept_ = 0;
   }
+  std::uint64_t kept_for_reverse() const noexcept { return kept_; }
 
  private:
   void send_bytes(LpId dest, Time delay, EventKind kind, const void* payload, std::uint32_t size) {
@@ -152,6 +167,21 @@ class EventContext {
   Time now_ = 0;
   int cause_kind_ = kNoCause;
   std::uint64_t* send_seq_ = nullptr;
+  std::uint64_t kept_ = 0;  // keep_for_reverse
+};
+
+// Handed to on_reverse: the event's time, the LP's own id, and what on_event kept for it.
+class ReverseContext {
+ public:
+  ReverseContext(LpId self, Time now, std::uint64_t kept) : self_(self), now_(now), kept_(kept) {}
+  LpId self() const noexcept { return self_; }
+  Time now() const noexcept { return now_; }
+  std::uint64_t kept() const noexcept { return kept_; }
+
+ private:
+  LpId self_;
+  Time now_;
+  std::uint64_t kept_;
 };
 
 // The rows an event emitted, as seen by on_commit.
@@ -251,9 +281,12 @@ concept LogicalProcess = std::copyable<L> && std::equality_comparable<L> &&
 //   While such an LP is not rolled back the interval doubles at each copy, up to 16 k; a
 //   rollback sets it back to k (a large state that is never rolled back is copied seldom, one
 //   that is pays for short coasts).
+//   reverse = true: no copies; a rollback calls the type's on_reverse (see the top), which the
+//   type must define.
 struct LpTypeOptions {
   std::string name;
   std::uint32_t checkpoint_interval = 1;
+  bool reverse = false;
   bool timed = false;  // measure each handler's wall-clock time (CommitContext::handler_wall_us)
 };
 

@@ -15,7 +15,9 @@ const ParamTable<Params>& param_table() {
           .number("mean", &Params::mean, "mean time increment (time units = seconds; at least the lookahead)",
                   {.min = 0})
           .number("lookahead", &Params::lookahead, "minimum time increment", {.min = 0})
-          .number("end", &Params::end, "end time", {.min = 1e-9, .max = 9e9});
+          .number("end", &Params::end, "end time", {.min = 1e-9, .max = 9e9})
+          .flag("reverse", &Params::reverse,
+                "optimistic mode undoes events by reverse computation (on_reverse) instead of state copies");
   return table;
 }
 
@@ -40,6 +42,7 @@ void PholdLp::on_init(EventContext& ctx) {
 }
 
 void PholdLp::on_event(const Event&, EventContext& ctx) {
+  ctx.keep_for_reverse(rng_.draws());
   LpId dest = ctx.self();
   if (shared_->remote > 0 && rng_.uniform() < shared_->remote) dest = rng_.below(shared_->lps);
   ctx.send(dest, next_delay(), kPholdEvent);
@@ -78,7 +81,7 @@ Result run(const Communicator& comm, const Params& params, EngineConfig engine) 
   }
   Simulation sim(comm, engine);
   sim.declare_lookahead(std::max<Time>(1, shared.lookahead));  // every delay is at least this (next_delay)
-  sim.add_lps<PholdLp>({.name = "phold"}, params.lps,
+  sim.add_lps<PholdLp>({.name = "phold", .reverse = params.reverse}, params.lps,
                        [&](LpId id) { return PholdLp(id, params.context.seed, &shared, &tally); });
   sim.checkpoint_also(tally);
   Result result;

@@ -17,6 +17,9 @@ class LpRuntime {
 
   virtual void init(EventContext& ctx) = 0;
   virtual void execute(const Event& ev, EventContext& ctx) = 0;
+  // Reverse computation (LpTypeOptions::reverse): undoes execute(ev); only if has_reverse().
+  virtual void reverse(const Event& ev, const ReverseContext& ctx) = 0;
+  virtual bool has_reverse() const = 0;
   virtual void commit(const Event& ev, CommitContext& ctx) const = 0;
   virtual void finish(FinishContext& ctx) const = 0;
 
@@ -49,6 +52,12 @@ class LpAdapter final : public LpRuntime {
     if constexpr (requires { lp_.on_init(ctx); }) lp_.on_init(ctx);
   }
   void execute(const Event& ev, EventContext& ctx) override { lp_.on_event(ev, ctx); }
+  void reverse(const Event& ev, const ReverseContext& ctx) override {
+    if constexpr (requires { lp_.on_reverse(ev, ctx); }) lp_.on_reverse(ev, ctx);
+  }
+  bool has_reverse() const override {
+    return requires(L & lp, const Event& e, const ReverseContext& c) { lp.on_reverse(e, c); };
+  }
   void commit(const Event& ev, CommitContext& ctx) const override {
     if constexpr (requires { lp_.on_commit(ev, ctx); }) lp_.on_commit(ev, ctx);
   }
