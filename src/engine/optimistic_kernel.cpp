@@ -15,6 +15,7 @@
 //   check_event()      rollback-check mode: execute, undo, redo, compare
 //   save_checkpoint()  undo everything uncommitted, wait for quiet, save (checkpoint.hpp)
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include "checkpoint.hpp"
@@ -284,6 +285,7 @@ class OptimisticKernel final : public KernelPort {
     current_record_ = &rec;
     if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
+    ctx_.keep_bytes(s.lp->reverse);
     rec.wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
     rec.kept = ctx_.kept_for_reverse();
     current_ = nullptr;
@@ -413,7 +415,7 @@ class OptimisticKernel final : public KernelPort {
       --uncommitted_;
       if (s.lp->reverse) {
         const Event& ev = pool_[rec.slot];
-        runtime.reverse(ev, ReverseContext(s.lp->id, ev.time(), rec.kept));
+        runtime.reverse(ev, ReverseContext(s.lp->id, ev.time(), rec.kept, kept_bytes(rec.output)));
       } else if (i > keep && rec.checkpoint_abs == s.base_abs + i) {
         drop_back_snapshot(s);
       }
@@ -448,6 +450,18 @@ class OptimisticKernel final : public KernelPort {
       throw RollbackCheckError("LP " + std::to_string(s.lp->id) +
                                ": coast-forward re-execution sent a different number of events than the first "
                                "execution; its event handler is not deterministic");
+  }
+
+  // The bytes an event kept for its on_reverse (EventContext::keep_bytes_for_reverse), or none.
+  static std::span<const std::byte> kept_bytes(const std::vector<std::byte>& output) {
+    for (std::size_t at = 0; at < output.size();) {
+      CommitContext::RecordHeader h;
+      std::memcpy(&h, output.data() + at, sizeof h);
+      at += sizeof h;
+      if (h.tag == EventContext::kKeepTag) return {output.data() + at, h.size};
+      at += h.size;
+    }
+    return {};
   }
 
   void cancel(const SentRef& ref) {

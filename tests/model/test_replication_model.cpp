@@ -95,17 +95,20 @@ TEST_CASE("replication model: condition 3 raises the replication success", "[uni
         static_cast<double>(won[1]) / static_cast<double>(started[1]));
 }
 
-TEST_CASE("replication model: every LP type passes the rollback check", "[unit][replication]") {
-  for (const char* method : {"wqr", "adaptive", "proposed"}) {
-    CAPTURE(method);
-    const ReplicationParams p = small(method, 80, 500, 1e9);
-    const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
-    EngineConfig e;
-    e.sync = SyncMode::rollback_check;
-    const ReplicationResult checked = run_replication(Communicator::self(), p, e);
-    REQUIRE(checked.tasks.size() == reference.tasks.size());
-    REQUIRE(std::memcmp(checked.tasks.data(), reference.tasks.data(), reference.tasks.size() * sizeof(TaskRow)) == 0);
-  }
+TEST_CASE("replication model: every LP type passes the rollback check, hosts undone by copies or by on_reverse",
+          "[unit][replication]") {
+  for (const char* method : {"wqr", "adaptive", "proposed"})
+    for (const bool reverse : {false, true}) {
+      CAPTURE(method, reverse);
+      ReplicationParams p = small(method, 80, 500, 1e9);
+      p.reverse = reverse;
+      const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
+      EngineConfig e;
+      e.sync = SyncMode::rollback_check;
+      const ReplicationResult checked = run_replication(Communicator::self(), p, e);
+      REQUIRE(checked.tasks.size() == reference.tasks.size());
+      REQUIRE(std::memcmp(checked.tasks.data(), reference.tasks.data(), reference.tasks.size() * sizeof(TaskRow)) == 0);
+    }
 }
 
 TEST_CASE("replication parameters: declared once, bounds and names checked with the key", "[unit][replication]") {

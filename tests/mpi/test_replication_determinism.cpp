@@ -32,7 +32,9 @@ TEST_CASE("replication model: optimistic and conservative on any rank count matc
     for (const int threads : {1, 2})
       for (const PlacementKind placement : {PlacementKind::block, PlacementKind::round_robin})
         for (const SyncMode mode : {SyncMode::optimistic, SyncMode::conservative}) {
-          CAPTURE(method, threads, world.size(), placement == PlacementKind::block, to_string(mode));
+          // Hosts undone by on_reverse with one thread, by state copies with two.
+          p.reverse = threads == 1;
+          CAPTURE(method, threads, world.size(), placement == PlacementKind::block, to_string(mode), p.reverse);
           EngineConfig e;
           e.sync = mode;
           e.threads = threads;
@@ -61,8 +63,11 @@ TEST_CASE("replication model: rollback check on every rank count", "[mpi][replic
   const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
   EngineConfig e;
   e.sync = SyncMode::rollback_check;
-  const ReplicationResult r = run_replication(world, p, e);
-  if (world.rank() == 0) REQUIRE(same(r.tasks, reference.tasks));
+  for (const bool reverse : {false, true}) {
+    p.reverse = reverse;
+    const ReplicationResult r = run_replication(world, p, e);
+    if (world.rank() == 0) REQUIRE(same(r.tasks, reference.tasks));
+  }
 }
 
 TEST_CASE("replication model: checkpoints change nothing and a resume ends as the whole run, every method",

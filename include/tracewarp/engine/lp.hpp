@@ -110,8 +110,17 @@ class EventContext {
     send_bytes(dest, delay, kind, &payload, sizeof(T));
   }
 
-  // Reverse computation (see the top): a word on_reverse gets back for this event.
+  // Reverse computation (see the top): a word on_reverse gets back for this event (kept()).
   void keep_for_reverse(std::uint64_t word) noexcept { kept_ = word; }
+  // Or bytes (kept_bytes()), at most once per event: what on_event overwrites that on_reverse
+  // cannot derive, in any amount. Kept only where an optimistic run may undo the event by
+  // on_reverse; elsewhere a no-op.
+  void keep_bytes_for_reverse(const void* bytes, std::uint32_t size) {
+    if (keeping_) port_->emit(kKeepTag, bytes, size);
+  }
+  static constexpr RecordTag kKeepTag = 0xFFFE;
+  // Whether keep_bytes_for_reverse stores anything here (a handler may skip preparing it).
+  bool keeping_for_reverse() const noexcept { return keeping_; }
 
   // Records an inconsistency that is an error only if this event commits (see the top).
   void fault(const std::string& what) {
@@ -141,8 +150,10 @@ class EventContext {
     now_ = now;
     send_seq_ = send_seq;
     kept_ = 0;
+    keeping_ = false;
   }
   std::uint64_t kept_for_reverse() const noexcept { return kept_; }
+  void keep_bytes(bool on) noexcept { keeping_ = on; }  // engine side, after bind
 
  private:
   void send_bytes(LpId dest, Time delay, EventKind kind, const void* payload, std::uint32_t size) {
@@ -168,20 +179,25 @@ class EventContext {
   int cause_kind_ = kNoCause;
   std::uint64_t* send_seq_ = nullptr;
   std::uint64_t kept_ = 0;  // keep_for_reverse
+  bool keeping_ = false;    // keep_bytes_for_reverse stores
 };
 
 // Handed to on_reverse: the event's time, the LP's own id, and what on_event kept for it.
 class ReverseContext {
  public:
-  ReverseContext(LpId self, Time now, std::uint64_t kept) : self_(self), now_(now), kept_(kept) {}
+  ReverseContext(LpId self, Time now, std::uint64_t kept, std::span<const std::byte> bytes = {})
+      : self_(self), now_(now), kept_(kept), bytes_(bytes) {}
   LpId self() const noexcept { return self_; }
   Time now() const noexcept { return now_; }
   std::uint64_t kept() const noexcept { return kept_; }
+  // What on_event kept with keep_bytes_for_reverse (all of it, in order).
+  std::span<const std::byte> kept_bytes() const noexcept { return bytes_; }
 
  private:
   LpId self_;
   Time now_;
   std::uint64_t kept_;
+  std::span<const std::byte> bytes_;
 };
 
 // The rows an event emitted, as seen by on_commit.
@@ -216,7 +232,8 @@ class CommitContext {
       RecordHeader h;
       std::memcpy(&h, records_.data() + at, sizeof h);
       at += sizeof h;
-      if (h.tag != EventContext::kFaultTag) f(Record{h.tag, records_.subspan(at, h.size)});
+      if (h.tag != EventContext::kFaultTag && h.tag != EventContext::kKeepTag)
+        f(Record{h.tag, records_.subspan(at, h.size)});
       at += h.size;
     }
   }

@@ -29,6 +29,7 @@ class HostLp {
   }
 
   void on_event(const Event& ev, EventContext& ctx) {
+    keep_for_reverse(ctx);
     progress(ctx.now());
     switch (ev.kind()) {
       case kCopyEnd:
@@ -55,6 +56,32 @@ class HostLp {
       default:
         throw InvariantError("replication host: unexpected event kind " + std::to_string(ev.kind()));
     }
+  }
+
+  // Reverse computation (replication.reverse): back to what keep_for_reverse kept.
+  void on_reverse(const Event&, const ReverseContext& ctx) {
+    const std::span<const std::byte> kept = ctx.kept_bytes();
+    Undo u;
+    std::memcpy(&u, kept.data(), sizeof u);
+    copy_ = Copy{u.flags[0] != 0,
+                 u.flags[1] != 0,
+                 u.words[0],
+                 static_cast<std::uint32_t>(u.words[1]),
+                 static_cast<std::uint32_t>(u.words[2]),
+                 static_cast<std::uint32_t>(u.words[3]),
+                 static_cast<Time>(u.words[4]),
+                 static_cast<Time>(u.words[5]),
+                 u.remaining};
+    avail_.set_position({static_cast<std::int64_t>(u.words[6]), u.walk_x, u.walk_y});
+    token_ = u.words[7];
+    cancelled_early_ = u.words[8];
+    events_ = u.words[9];
+    replicas_not_started_ = u.words[10];
+    polls_.set_position({u.words[11], u.words[12]});
+    assigned_ = u.flags[2] != 0;
+    poll_in_flight_ = u.flags[3] != 0;
+    queue_.resize((kept.size() - sizeof u) / sizeof(RangeMsg));
+    if (!queue_.empty()) std::memcpy(queue_.data(), kept.data() + sizeof u, queue_.size() * sizeof(RangeMsg));
   }
 
   void on_commit(const Event&, CommitContext& ctx) const {
@@ -89,6 +116,53 @@ class HostLp {
     double remaining = 0;  // flop
     bool operator==(const Copy&) const = default;
   };
+
+  // What an event may change, kept before it runs for on_reverse: every member but the polling
+  // list's targets (fixed) and the queue (kept after it, range by range). No padding: the kept
+  // bytes are compared by the rollback check.
+  struct Undo {
+    std::uint64_t words[13];
+    double remaining, walk_x, walk_y;
+    std::uint64_t flags[4];
+  };
+  void keep_for_reverse(EventContext& ctx) const {
+    if (!ctx.keeping_for_reverse()) return;
+    Undo u;
+    const Availability::Position walk = avail_.position();
+    const std::array<std::uint64_t, 2> polls = polls_.position();
+    u.words[0] = copy_.task;
+    u.words[1] = copy_.owner;
+    u.words[2] = copy_.replica_host;
+    u.words[3] = copy_.replicas;
+    u.words[4] = static_cast<std::uint64_t>(copy_.start);
+    u.words[5] = static_cast<std::uint64_t>(copy_.progress_at);
+    u.words[6] = static_cast<std::uint64_t>(walk.step);
+    u.words[7] = token_;
+    u.words[8] = cancelled_early_;
+    u.words[9] = events_;
+    u.words[10] = replicas_not_started_;
+    u.words[11] = polls[0];
+    u.words[12] = polls[1];
+    u.remaining = copy_.remaining;
+    u.walk_x = walk.x;
+    u.walk_y = walk.y;
+    u.flags[0] = copy_.active;
+    u.flags[1] = copy_.replica;
+    u.flags[2] = assigned_;
+    u.flags[3] = poll_in_flight_;
+    constexpr std::size_t kInline = 8;  // ranges kept without a heap buffer
+    std::array<std::byte, sizeof(Undo) + kInline * sizeof(RangeMsg)> local;
+    std::vector<std::byte> large;
+    const std::size_t bytes = sizeof u + queue_.size() * sizeof(RangeMsg);
+    std::byte* to = local.data();
+    if (queue_.size() > kInline) {
+      large.resize(bytes);
+      to = large.data();
+    }
+    std::memcpy(to, &u, sizeof u);
+    if (!queue_.empty()) std::memcpy(to + sizeof u, queue_.data(), queue_.size() * sizeof(RangeMsg));
+    ctx.keep_bytes_for_reverse(to, static_cast<std::uint32_t>(bytes));
+  }
 
   const ReplicationParams& p() const { return shared_->params; }
   Time net_to_server(double bytes) const { return shared_->network.host_to_server(host_, bytes); }

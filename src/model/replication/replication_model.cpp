@@ -37,7 +37,7 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
                                         [&](LpId) { return ServerLp(&shared, &out); })
                       .first;
   shared.first_host =
-      sim.add_lps<HostLp>({.name = "replication-host"}, params.hosts,
+      sim.add_lps<HostLp>({.name = "replication-host", .reverse = params.reverse}, params.hosts,
                           [&](LpId id) { return HostLp(&shared, &out, static_cast<std::uint32_t>(id - 1)); })
           .first;
   sim.checkpoint_also(out);

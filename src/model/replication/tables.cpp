@@ -21,6 +21,8 @@ const ParamTable<ReplicationParams>& replication_param_table() {
           .flag("est_includes_transfer", &P::est_includes_transfer,
                 "proposed: EST adds the input transfer time from the polled host")
           .number("server_rate", &P::server_rate, "events the central server serves per second", {.min = 1e-6})
+          .flag("reverse", &P::reverse,
+                "optimistic mode undoes host events by reverse computation (on_reverse) instead of state copies")
           .seconds("reschedule_period_s", &P::reschedule_period, "adaptive: seconds from one round's start to the next",
                    {.min = 1e-3})
           .seconds("walk_step_s", &P::walk_step, "availability walk: seconds between updates", {.min = 1e-3})

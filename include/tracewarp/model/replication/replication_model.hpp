@@ -53,6 +53,9 @@ struct ReplicationParams {
   std::uint32_t polling_list = 10;
   bool est_includes_transfer = false;
   double server_rate = 50;  // events per second
+  // Optimistic mode undoes host events by on_reverse (host_lp.hpp keeps what they change), not by
+  // copies of the host: scale.toml 10% faster on one rank, 5% on two (docs/performance.md).
+  bool reverse = true;
   Time reschedule_period = 100 * kTicksPerSecond;
   Time walk_step = 10 * kTicksPerSecond;
   double walk_start = 50;

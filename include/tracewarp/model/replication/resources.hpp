@@ -57,6 +57,18 @@ class Availability {
   // moves on to t0, and no further (what it looks at beyond t0 is drawn again as the host walks on).
   Time finish_time(Time t0, double work);
 
+  // Where the walk stands (what asking about later times changes), for reverse computation.
+  struct Position {
+    std::int64_t step;
+    double x, y;
+  };
+  Position position() const { return {step_, x_, y_}; }
+  void set_position(const Position& p) {
+    step_ = p.step;
+    x_ = p.x;
+    y_ = p.y;
+  }
+
   bool operator==(const Availability&) const = default;
   TRACEWARP_PERSIST(step_, x_, y_)  // the rest is set by the constructor
 

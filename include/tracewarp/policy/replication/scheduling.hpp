@@ -25,6 +25,7 @@
 //    consecutive refusals as the list is long (a full unsuccessful round).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -141,6 +142,12 @@ class PollingList {
   }
   bool exhausted() const { return !next(); }
   const std::vector<std::uint32_t>& targets() const { return targets_; }
+  // Where the round stands (what refused and accepted change), for reverse computation.
+  std::array<std::uint64_t, 2> position() const { return {at_, refusals_}; }
+  void set_position(const std::array<std::uint64_t, 2>& p) {
+    at_ = static_cast<std::size_t>(p[0]);
+    refusals_ = static_cast<std::size_t>(p[1]);
+  }
   bool operator==(const PollingList&) const = default;
   TRACEWARP_PERSIST(targets_, at_, refusals_)
 
