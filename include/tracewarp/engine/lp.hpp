@@ -41,8 +41,10 @@
 // state back exactly as it was before on_event (the rollback check proves it on every event:
 // the state after the undo must equal the state before the event). What on_event cannot derive
 // backwards (how many random numbers it drew, a value it overwrote) it keeps with
-// ctx.keep_for_reverse(word): one 64-bit word per event, handed back as ctx.kept(). It pays
-// where a state is large and its changes small; sends, emits and faults are undone by the kernel.
+// ctx.keep_for_reverse(word), one 64-bit word per event handed back as ctx.kept(), or with
+// ctx.keep_bytes_for_reverse(bytes, size), handed back as ctx.kept_bytes(). It pays where a
+// state is large or holds heap memory and an event changes little of it; sends, emits and faults
+// are undone by the kernel.
 //
 // Example (a complete LP that bounces a token to a random LP):
 //
