@@ -237,7 +237,8 @@ class OptimisticKernel final : public KernelPort {
       const LpState& s = states_[soon->lp];
       if (const ProcessedEvent* record = s.history.next_slot()) __builtin_prefetch(record, 1);
       if (const SentRef* sent = s.sent.next_slot()) __builtin_prefetch(sent, 1);
-      if (const void* copy = s.lp->runtime->next_snapshot_slot()) __builtin_prefetch(copy, 1);
+      if (!s.lp->reverse)
+        if (const void* copy = s.lp->runtime->next_snapshot_slot()) __builtin_prefetch(copy, 1);
     }
   }
 
