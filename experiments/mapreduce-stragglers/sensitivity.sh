@@ -4,6 +4,7 @@
 # Each value re-runs robustness.toml and benefit.toml (10 seeds) with one key changed; then
 # sensitivity.py prints the tables of the README.
 #   sh experiments/mapreduce-stragglers/sensitivity.sh [OUT_DIR] [TRACEWARP]
+# EXTRA: more --set arguments for every run (the tests shrink the cluster with it).
 set -e
 here=$(dirname "$0")
 out=${1:-mapreduce-sensitivity}
@@ -11,7 +12,8 @@ tw=${2:-build/tracewarp}
 mkdir -p "$out"
 run() {  # NAME KEY=VALUE
   for e in robustness benefit; do
-    "$tw" run "$here/$e.toml" -q --force -o "$out/$1-$e.h5" --set "$2"
+    # shellcheck disable=SC2086
+    "$tw" run "$here/$e.toml" -q --force -o "$out/$1-$e.h5" --set "$2" ${EXTRA:-}
   done
 }
 for v in 0.5 1 2; do run "lambda-$v" "mapreduce.lambda=$v"; done

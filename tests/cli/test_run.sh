@@ -85,6 +85,19 @@ if "$python" "$src/experiments/wrsa-backfill/plot.py" "$work/wrsa.h5" --out "$wo
   [ -s "$work/wplots/makespan.png" ] && [ -s "$work/wplots/user_wrsa.png" ]; then
   pass "experiments/wrsa-backfill/plot.py draws from a results file"; else fail "wrsa-backfill/plot.py"; fi
 
+# The MapReduce study's scripts on a small cluster: the tables and figures, and the sensitivity
+# runs end to end (every setting, its table row).
+small_mr="--set mapreduce.workers=6 --set mapreduce.maps=120 --set mapreduce.reduces=20 --set experiment.replications=2"
+# shellcheck disable=SC2086
+"$tw" run "$src/experiments/mapreduce-stragglers/robustness.toml" -q -o "$work/mr.h5" $small_mr || fail "MapReduce run"
+if "$python" "$src/experiments/mapreduce-stragglers/plot.py" "$work/mr.h5" --out "$work/mrplots" >/dev/null &&
+  [ -s "$work/mrplots/window.png" ] && grep -q "^| proposed | 30.0 | 60.0 | 2 |" "$work/mrplots/points.md"; then
+  pass "experiments/mapreduce-stragglers/plot.py: figures and the median/quartile table"; else fail "mapreduce plot.py"; fi
+if EXTRA="$small_mr" sh "$src/experiments/mapreduce-stragglers/sensitivity.sh" "$work/mrsens" "$tw" >"$work/mrsens.md" &&
+  [ "$(grep -c '^| lambda-\|^| startup-' "$work/mrsens.md")" -eq 8 ]; then
+  pass "experiments/mapreduce-stragglers/sensitivity.sh: a row per lambda and start-up setting"
+else fail "mapreduce sensitivity.sh"; cat "$work/mrsens.md"; fi
+
 # The LAS study's script on a small run of both schedulers.
 "$tw" run "$src/experiments/las-multiresource/google.toml" -q -o "$work/las.h5" --set lasmix.tasks=3000 \
   --set las.nodes=16 || fail "LAS run"
