@@ -27,6 +27,20 @@ MapReduceParams small(const std::string& detector, std::uint64_t seed = 1) {
   p.context.seed = seed;
   return p;
 }
+// One worker with one core, no state change, no speculation; two jobs of one map each, the
+// second submitted 4 s after the first.
+MapReduceParams one_map_per_job_on_one_core() {
+  MapReduceParams p = small("hadoop");
+  p.workers = 1;
+  p.cores = 1;
+  p.maps = 1;
+  p.reduces = 0;
+  p.jobs = 2;
+  p.job_interval = from_seconds(std::int64_t{4});
+  p.state_change = false;
+  p.speculation_slow_sigma = 1e9;
+  return p;
+}
 const AttemptRow& only_completed(const MapReduceResult& r, std::uint32_t job, std::uint32_t task) {
   for (const AttemptRow& a : r.attempts)
     if (a.job == job && a.task == task && a.outcome == 0) return a;
@@ -82,15 +96,7 @@ TEST_CASE("mapreduce: a second task on the node halves the first one's rate", "[
   // One core. Job 0's map runs alone from 0.001 s at rate 1; job 1's map joins at 4.001 s and
   // both go on at 0.5: job 0's has 6 core-s left (12 s) -> 16.001 s; job 1's did 6 by then and
   // finishes its last 4 alone at rate 1 -> 20.001 s.
-  MapReduceParams p = small("hadoop");
-  p.workers = 1;
-  p.cores = 1;
-  p.maps = 1;
-  p.reduces = 0;
-  p.jobs = 2;
-  p.job_interval = from_seconds(std::int64_t{4});
-  p.state_change = false;
-  p.speculation_slow_sigma = 1e9;
+  MapReduceParams p = one_map_per_job_on_one_core();
   const MapReduceResult r = run_mapreduce(Communicator::self(), p, EngineConfig{});
   CHECK(only_completed(r, 0, 0).end_s == Approx(16.001).epsilon(1e-9));
   CHECK(only_completed(r, 1, 0).end_s == Approx(20.001).epsilon(1e-9));
@@ -105,15 +111,7 @@ TEST_CASE("mapreduce: an abnormal attempt's sleep uses no core, so it slows no o
   // alone: its batch ends at 10.001, asleep to 35.001. Job 0 alone 31.001-35.001 (4 done), then
   // both at 0.5: its last 1 by 37.001, asleep to 62.001. Job 1: 1 done by 37.001, 4 alone ->
   // 41.001, asleep to 66.001. Were the sleep CPU work, job 1 would be slowed by job 0's.
-  MapReduceParams p = small("hadoop");
-  p.workers = 1;
-  p.cores = 1;
-  p.maps = 1;
-  p.reduces = 0;
-  p.jobs = 2;
-  p.job_interval = from_seconds(std::int64_t{4});
-  p.state_change = false;
-  p.speculation_slow_sigma = 1e9;
+  MapReduceParams p = one_map_per_job_on_one_core();
   p.abnormal_probability = 1;
   p.split_mb = 1;
   p.record_bytes = 1024;  // 1,024 records
