@@ -286,7 +286,7 @@ class OptimisticKernel final : public KernelPort {
     current_record_ = &rec;
     if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
-    ctx_.keep_bytes(s.lp->reverse);
+    ctx_.set_keeping_for_reverse(s.lp->reverse);
     rec.wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
     rec.kept = ctx_.kept_for_reverse();
     current_ = nullptr;

@@ -155,7 +155,7 @@ class EventContext {
     keeping_ = false;
   }
   std::uint64_t kept_for_reverse() const noexcept { return kept_; }
-  void keep_bytes(bool on) noexcept { keeping_ = on; }  // engine side, after bind
+  void set_keeping_for_reverse(bool on) noexcept { keeping_ = on; }  // engine side, after bind
 
  private:
   void send_bytes(LpId dest, Time delay, EventKind kind, const void* payload, std::uint32_t size) {
