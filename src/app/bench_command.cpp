@@ -63,6 +63,10 @@ void run_phold_bench(const PholdOptions& o) {
                         {"rollbacks", r.stats.total.rollbacks},
                         {"anti_messages", r.stats.total.anti_messages},
                         {"gvt_rounds", r.stats.total.gvt_rounds},
+                        {"tuning_steps", r.stats.total.tuning_steps},
+                        {"committed_at_once", r.stats.total.committed_at_once},
+                        {"window_end_s", static_cast<double>(r.stats.total.window_end_ns) * 1e-9},
+                        {"gvt_interval_end", r.stats.total.gvt_interval_end},
                         {"imbalance", r.stats.imbalance()}};
     std::cout << j.dump() << '\n';
     return;

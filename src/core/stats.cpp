@@ -30,7 +30,19 @@ std::string RunStats::brief() const {
                 efficiency(), static_cast<unsigned long long>(total.anti_messages),
                 static_cast<unsigned long long>(total.gvt_rounds), imbalance(),
                 static_cast<double>(total.peak_rss_bytes) / (1024.0 * 1024.0));
-  return buf;
+  std::string text = buf;
+  if (total.committed_at_once > 0) {
+    std::snprintf(buf, sizeof buf, "\n  committed at once (within the lookahead of GVT): %llu events",
+                  static_cast<unsigned long long>(total.committed_at_once));
+    text += buf;
+  }
+  if (total.tuning_steps > 0) {
+    std::snprintf(buf, sizeof buf, "\n  tuned optimism: %llu steps, ending at window %g s, GVT interval %llu",
+                  static_cast<unsigned long long>(total.tuning_steps), static_cast<double>(total.window_end_ns) * 1e-9,
+                  static_cast<unsigned long long>(total.gvt_interval_end));
+    text += buf;
+  }
+  return text;
 }
 
 }  // namespace tracewarp

@@ -50,7 +50,7 @@ struct KernelSetup {
   std::vector<LocalLp> lps;                // the LPs this rank owns, by increasing id
   std::vector<std::uint32_t> local_index;  // global id -> index in lps, or kNotLocal
   std::uint64_t memory_budget_bytes = 0;   // resolved (never 0)
-  Time lookahead = 0;                      // conservative mode: resolved (> 0)
+  Time lookahead = 0;                      // resolved: engine.lookahead_s or the model's (conservative: > 0)
   // Checkpoints: a fresh LP as the model builds it (to prove each saved state restores), and
   // the model's other objects saved with the LPs.
   std::function<std::unique_ptr<LpRuntime>(LpId)> make_lp;

@@ -7,6 +7,8 @@
 //
 // Where things happen:
 //   execute()          runs one event, saving state first (every event or every k-th)
+//   execute_final()    runs one event that no rollback can reach (below safe_until_) and commits
+//                      it at once, with nothing saved
 //   rollback()         undoes an LP back to a key: anti-messages, requeue, then restore and coast
 //                      forward, or (LP types with reverse computation) on_reverse, newest first
 //   annihilate()       a cancellation meets its event (pending: dropped; processed: rollback)
@@ -17,11 +19,13 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 #include "checkpoint.hpp"
 #include "event_pool.hpp"
 #include "event_queue.hpp"
 #include "kernel.hpp"
+#include "optimism_tuner.hpp"
 #include "remote_index.hpp"
 #include "tracewarp/core/error.hpp"
 #include "transport.hpp"
@@ -85,7 +89,11 @@ class OptimisticKernel final : public KernelPort {
         ctx_(*this, setup.lp_count),
         states_(setup.lps.size()),
         progress_(setup.config, setup.comm.rank() == 0),
-        checkpointer_(setup) {
+        checkpointer_(setup),
+        window_(setup.config.optimism_window),
+        gvt_interval_(setup.config.gvt_interval) {
+    if (config_.tune_optimism) tuner_.emplace(OptimismTuner::Settings{window_, gvt_interval_}, config_.tune_epoch_s);
+    if (config_.commit_within_lookahead && !check_mode_) final_lookahead_ = setup.lookahead;
     for (std::size_t i = 0; i < states_.size(); ++i) {
       states_[i].lp = &setup.lps[i];
       states_[i].checkpoint_interval = setup.lps[i].checkpoint_interval;
@@ -118,11 +126,11 @@ class OptimisticKernel final : public KernelPort {
           }
         }
       }
-      if (executed >= config_.gvt_interval) {
+      if (executed >= gvt_interval_) {
         if (!round_open_) {
           open_round();
           executed = 0;
-        } else if (executed == config_.gvt_interval) {
+        } else if (executed == gvt_interval_) {
           until_poll = 0;  // the next round is due: test this one at once
         }
       }
@@ -145,6 +153,8 @@ class OptimisticKernel final : public KernelPort {
       s.lp->runtime->finish(finish);
     }
     stats_.peak_engine_bytes = peak_bytes_;
+    stats_.window_end_ns = static_cast<std::uint64_t>(window_);
+    stats_.gvt_interval_end = gvt_interval_;
     checkpointer_.report(stats_);
     return stats_;
   }
@@ -179,8 +189,13 @@ class OptimisticKernel final : public KernelPort {
   // committed state), lets the cancellations this sends arrive, and saves what is left pending.
   // The undone events are executed again afterwards, exactly as after any rollback.
   void save_checkpoint() {
-    for (LpState& s : states_)
+    // Events below safe_until_ can never be undone, and some LPs committed theirs at once
+    // (execute_final): every LP commits them before the rest is undone.
+    const Time final_below = std::max(gvt_, safe_until_);
+    for (LpState& s : states_) {
+      commit_below(s, final_below);
       if (s.committed_abs < s.end_abs()) rollback(s, pool_[s.at_abs(s.committed_abs).slot].key, /*inclusive=*/true);
+    }
     drain_deferred();
     transport_.begin_round();
     Transport::Reduction r;
@@ -211,7 +226,7 @@ class OptimisticKernel final : public KernelPort {
   std::uint32_t next_executable() {
     const Time top = pending_min();
     if (top >= end_) return kRemoteSlot;
-    if (config_.optimism_window > 0 && top > gvt_ + config_.optimism_window) return kRemoteSlot;
+    if (window_ > 0 && top > gvt_ && top - gvt_ > window_) return kRemoteSlot;
     // Over budget, only events that cannot be rolled back (at GVT) may run: they free memory
     // at the next fossil collection and guarantee progress.
     if (over_budget_ && top > gvt_) return kRemoteSlot;
@@ -257,6 +272,7 @@ class OptimisticKernel final : public KernelPort {
   void execute(std::uint32_t slot) {
     const Event& ev = pool_[slot];
     LpState& s = state_of(ev.dest);
+    if (ev.time() < safe_until_ && s.committed_abs == s.end_abs()) return execute_final(slot, s);
     const std::uint64_t abs = s.end_abs();
     if (s.lp->reverse) {
       s.last_checkpoint_abs = abs;  // no copies: every record is where a rollback may stop
@@ -284,6 +300,8 @@ class OptimisticKernel final : public KernelPort {
 
     current_ = &s;
     current_record_ = &rec;
+    current_output_ = &rec.output;
+    current_time_ = ev.time();
     if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
     ctx_.set_keeping_for_reverse(s.lp->reverse);
@@ -291,7 +309,34 @@ class OptimisticKernel final : public KernelPort {
     rec.kept = ctx_.kept_for_reverse();
     current_ = nullptr;
     current_record_ = nullptr;
+    current_output_ = nullptr;
     s.last_key = ev.key;
+    drain_deferred();
+  }
+
+  // An event below safe_until_ is final when it runs: it is executed with no history record, no
+  // state copy and nothing kept for reverse computation, and committed at once. The LP's own
+  // records (all committed) are dropped first: a coast-forward from an older copy would miss
+  // this event (none can happen below safe_until_, but the records would stay wrong).
+  void execute_final(std::uint32_t slot, LpState& s) {
+    free_records(s, s.end_abs());
+    const Event& ev = pool_[slot];
+    current_ = &s;
+    final_output_.clear();
+    current_output_ = &final_output_;
+    current_time_ = ev.time();
+    if (executed_bound_ < ev.key) executed_bound_ = ev.key;
+    ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
+    ctx_.set_keeping_for_reverse(false);
+    const double wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
+    current_ = nullptr;
+    current_output_ = nullptr;
+    s.last_key = ev.key;
+    CommitContext commit(s.lp->id, final_output_, wall_us);
+    commit_event(*s.lp->runtime, s.lp->id, ev, commit);
+    ++stats_.committed;
+    ++stats_.committed_at_once;
+    release(slot);
     drain_deferred();
   }
 
@@ -314,6 +359,8 @@ class OptimisticKernel final : public KernelPort {
       else
         deferred_.push_back({slot, false});
     } else {
+      if (current_output_ != nullptr && ev.key.time - current_time_ < final_lookahead_) [[unlikely]]
+        throw_lookahead_broken(ev);
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, kRemoteSlot});
       transport_.post(setup_.partition.rank_of(ev.dest), ev, /*anti=*/false);
       ++stats_.remote_sent;
@@ -322,8 +369,19 @@ class OptimisticKernel final : public KernelPort {
 
   void emit(RecordTag tag, const void* row, std::uint32_t size) override {
     if (coasting_) return;
-    if (current_record_ == nullptr) throw InvariantError(kEmitInInit);
-    CommitContext::append(current_record_->output, tag, row, size);
+    if (current_output_ == nullptr) throw InvariantError(kEmitInInit);
+    CommitContext::append(*current_output_, tag, row, size);
+  }
+
+  // Events below safe_until_ are final only if no event between ranks is ever sent with less than
+  // the lookahead's delay (not counting sends from on_init, which arrive before the first round).
+  [[noreturn]] void throw_lookahead_broken(const Event& ev) const {
+    throw LookaheadError("optimistic mode: LP " + std::to_string(ev.key.sender()) + " sent an event to LP " +
+                         std::to_string(ev.dest) + " (on another rank) for time " + std::to_string(ev.key.time) +
+                         " from an event at " + std::to_string(current_time_) + ", less than the lookahead " +
+                         std::to_string(final_lookahead_) +
+                         " ahead: the lookahead is longer than this model's shortest delay between ranks (use a "
+                         "smaller engine.lookahead_s, or engine.commit_within_lookahead = false)");
   }
 
   // ---- arrivals, cancellations and rollback ---------------------------------------------------
@@ -396,7 +454,15 @@ class OptimisticKernel final : public KernelPort {
       if (k < key || (!inclusive && k == key)) break;
       --keep;
     }
-    if (keep == s.history.size()) return;
+    if (keep == s.history.size()) {
+      // Every caller has something to undo: an arrival below the LP's last key with nothing
+      // after it in the history reached an event already committed.
+      if (key < s.last_key)
+        throw InvariantError("LP " + std::to_string(s.lp->id) + ": an event for time " + std::to_string(key.time) +
+                             " arrived after one at " + std::to_string(s.last_key.time) + " was committed (GVT " +
+                             std::to_string(gvt_) + ")");
+      return;
+    }
     const std::uint64_t keep_abs = s.base_abs + keep;
     if (keep_abs < s.committed_abs)
       throw InvariantError("rollback of LP " + std::to_string(s.lp->id) + " below GVT (time " +
@@ -515,8 +581,10 @@ class OptimisticKernel final : public KernelPort {
   }
 
   void contribute() {
-    transport_.start_reduce(pending_min(),
-                            (budget_failure_ ? kBudgetExhausted : 0) | (checkpoint_wanted_ ? kCheckpointDue : 0));
+    Transport::Tally tally;
+    if (tuner_) tally = {stats_.committed, static_cast<std::int64_t>((steady_seconds() - started_s_) * 1e9)};
+    transport_.start_reduce(
+        pending_min(), (budget_failure_ ? kBudgetExhausted : 0) | (checkpoint_wanted_ ? kCheckpointDue : 0), tally);
   }
 
   bool round_ended() {
@@ -532,8 +600,17 @@ class OptimisticKernel final : public KernelPort {
       if (budget_failure_) throw MemoryBudgetError(budget_message_);
       throw PeerFailure("memory budget exhausted on another rank");
     }
+    // Below the GVT before this one plus the lookahead, no message can arrive any more: those in
+    // transit now were sent after their sender learned that GVT, by events at or above it.
+    if (final_lookahead_ > 0)
+      safe_until_ = gvt_ < kTimeInfinity - final_lookahead_ ? gvt_ + final_lookahead_ : kTimeInfinity;
     gvt_ = r.min_time;
     checkpoint_agreed_ = (r.flags & kCheckpointDue) != 0;
+    if (tuner_ && tuner_->on_round(static_cast<double>(r.tally.wall_ns) * 1e-9, r.tally.committed, gvt_)) {
+      window_ = tuner_->settings().window;
+      gvt_interval_ = tuner_->settings().gvt_interval;
+      ++stats_.tuning_steps;
+    }
     return true;
   }
 
@@ -600,6 +677,11 @@ class OptimisticKernel final : public KernelPort {
     const std::uint64_t keep_from = !all_committed ? s.at_abs(s.committed_abs).checkpoint_abs
                                     : s.lp->checkpoint_interval > 1 && !s.history.empty() ? s.last_checkpoint_abs
                                                                                           : s.end_abs();
+    free_records(s, keep_from);
+  }
+
+  // Frees the records before keep_from (committed ones), with their sent records and state copies.
+  void free_records(LpState& s, std::uint64_t keep_from) {
     while (s.base_abs < keep_from) {
       ProcessedEvent& rec = s.history.front();
       for (std::uint32_t j = 0; j < rec.sent_count; ++j) s.sent.pop_front();
@@ -682,6 +764,15 @@ class OptimisticKernel final : public KernelPort {
   std::vector<std::uint32_t> dirty_;  // LPs with uncommitted history
   LpState* current_ = nullptr;
   ProcessedEvent* current_record_ = nullptr;
+  std::vector<std::byte>* current_output_ = nullptr;  // where the running handler's rows go
+  Time current_time_ = 0;                             // the running handler's event time
+  // Events below safe_until_ can be neither rolled back nor cancelled (round_ended() says why):
+  // execute_final() runs them. It rises at each GVT round to the GVT before plus the lookahead,
+  // where the lookahead is known and engine.commit_within_lookahead is on (never in the rollback
+  // check, which must undo every event).
+  Time final_lookahead_ = 0;
+  Time safe_until_ = std::numeric_limits<Time>::min();
+  std::vector<std::byte> final_output_;
   bool coasting_ = false;
   bool capture_ = false;
   std::vector<Event> captured_;
@@ -702,6 +793,11 @@ class OptimisticKernel final : public KernelPort {
   bool checkpoint_agreed_ = false;                     // by the last GVT round
   Time saved_gvt_ = std::numeric_limits<Time>::min();  // GVT of the newest checkpoint
   bool round_open_ = false;                            // a GVT round's reduction is in flight
+  // The optimism window and GVT interval in force: the configured ones, or the tuner's.
+  Time window_;
+  std::uint64_t gvt_interval_;
+  std::optional<OptimismTuner> tuner_;
+  const double started_s_ = steady_seconds();
 };
 
 }  // namespace

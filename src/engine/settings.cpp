@@ -36,8 +36,18 @@ const ParamTable<EngineConfig>& engine_params() {
           .integer("poll_interval", &P::poll_interval, "events between remote message exchanges", {.min = 1})
           .mapped("window_s", &P::optimism_window, "optimism window ahead of GVT, simulated seconds (0 = none) (>= 0)",
                   show_window, parse_window)
+          .flag("tune_optimism", &P::tune_optimism,
+                "tune window_s and gvt_interval while an optimistic run goes, by the committed-event rate they "
+                "give (they are its starting point); never changes results")
+          .number("tune_epoch_s", &P::tune_epoch_s,
+                  "wall-clock seconds over which each step of tune_optimism is judged (0 = every GVT round)",
+                  {.min = 0})
+          .flag("commit_within_lookahead", &P::commit_within_lookahead,
+                "optimistic mode: events nearer GVT than the lookahead, which no rollback can reach, run with "
+                "nothing saved and are committed at once; never changes results")
           .mapped("lookahead_s", &P::lookahead,
-                  "conservative mode's window, simulated seconds (0 = the lookahead the model declares) (>= 0)",
+                  "conservative mode's window and optimistic mode's commit_within_lookahead, simulated seconds (0 = "
+                  "the lookahead the model declares) (>= 0)",
                   show_window, parse_window)
           .mapped("memory_budget_mib", &P::memory_budget_bytes,
                   "engine memory per rank, MiB (0 = half the node's memory over its ranks) (>= 0)", show_mib, parse_mib)

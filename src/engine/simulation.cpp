@@ -45,15 +45,16 @@ void refuse_oversized_setup(const Communicator& comm, LpId lps, std::uint64_t bu
 }
 
 // Per-rank statistics travel as a flat array of these fields.
-constexpr std::size_t kStatFields = 11;
+constexpr std::size_t kStatFields = 15;
 void to_array(const RankStats& s, std::uint64_t* out) {
-  const std::uint64_t values[kStatFields] = {s.committed,   s.rolled_back,      s.rollbacks,      s.anti_messages,
-                                             s.remote_sent, s.gvt_rounds,       s.peak_rss_bytes, s.peak_engine_bytes,
-                                             s.checkpoints, s.checkpoint_bytes, s.checkpoint_ms};
+  const std::uint64_t values[kStatFields] = {
+      s.committed,     s.rolled_back,    s.rollbacks,         s.anti_messages, s.remote_sent,
+      s.gvt_rounds,    s.peak_rss_bytes, s.peak_engine_bytes, s.checkpoints,   s.checkpoint_bytes,
+      s.checkpoint_ms, s.window_end_ns,  s.gvt_interval_end,  s.tuning_steps,  s.committed_at_once};
   std::copy(values, values + kStatFields, out);
 }
 RankStats from_array(const std::uint64_t* in) {
-  return {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9], in[10]};
+  return {in[0], in[1], in[2], in[3], in[4], in[5], in[6], in[7], in[8], in[9], in[10], in[11], in[12], in[13], in[14]};
 }
 
 }  // namespace
@@ -142,6 +143,7 @@ RunStats Simulation::run() {
     const RankStats s = from_array(all.data() + static_cast<std::size_t>(r) * kStatFields);
     stats.per_rank.push_back(s);
     stats.total.committed += s.committed;
+    stats.total.committed_at_once += s.committed_at_once;
     stats.total.rolled_back += s.rolled_back;
     stats.total.rollbacks += s.rollbacks;
     stats.total.anti_messages += s.anti_messages;
@@ -152,6 +154,12 @@ RunStats Simulation::run() {
     stats.total.checkpoints = std::max(stats.total.checkpoints, s.checkpoints);
     stats.total.checkpoint_bytes += s.checkpoint_bytes;
     stats.total.checkpoint_ms = std::max(stats.total.checkpoint_ms, s.checkpoint_ms);
+    // Every rank takes the tuner's same steps: rank 0's settings are the run's.
+    if (r == 0) {
+      stats.total.window_end_ns = s.window_end_ns;
+      stats.total.gvt_interval_end = s.gvt_interval_end;
+      stats.total.tuning_steps = s.tuning_steps;
+    }
   }
   return stats;
 }

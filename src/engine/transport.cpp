@@ -8,14 +8,18 @@
 namespace tracewarp::detail {
 namespace {
 
-// The GVT reduction combines three values in one collective: a sum, a minimum and an OR.
+// The GVT reduction combines its values in one collective: white messages in transit (a sum),
+// the time minimum, the flags (an OR), committed events (a sum) and the clocks (a maximum).
+constexpr int kFields = 5;
 void combine_reduction(void* in, void* inout, int* len, MPI_Datatype*) {
   const auto* a = static_cast<const std::int64_t*>(in);
   auto* b = static_cast<std::int64_t*>(inout);
-  for (int i = 0; i < *len; ++i, a += 3, b += 3) {
+  for (int i = 0; i < *len; ++i, a += kFields, b += kFields) {
     b[0] += a[0];
     b[1] = std::min(b[1], a[1]);
     b[2] |= a[2];
+    b[3] += a[3];
+    b[4] = std::max(b[4], a[4]);
   }
 }
 
@@ -26,7 +30,8 @@ Transport::Transport(const Communicator& comm) : comm_(comm.impl().comm) {
   MPI_Comm_size(comm_, &size_);
   batches_.resize(static_cast<std::size_t>(size_));
   batch_counts_.assign(static_cast<std::size_t>(size_), 0);
-  MPI_Type_contiguous(3, MPI_INT64_T, &reduce_type_);
+  static_assert(kFields == kReduced);
+  MPI_Type_contiguous(kReduced, MPI_INT64_T, &reduce_type_);
   MPI_Type_commit(&reduce_type_);
   MPI_Op_create(&combine_reduction, /*commute=*/1, &reduce_op_);
 }
@@ -109,23 +114,31 @@ std::int64_t Transport::received_below(std::uint32_t epoch) const {
   return n;
 }
 
-void Transport::fill_reduction(Time local_min, std::uint64_t flags, std::int64_t (&local)[3]) const {
+void Transport::fill_reduction(Time local_min, std::uint64_t flags, Tally tally,
+                               std::int64_t (&local)[kReduced]) const {
   local[0] = sent_before_epoch_ - received_below(epoch_);
   local[1] = std::min(local_min, red_min_);
   local[2] = static_cast<std::int64_t>(flags);
+  local[3] = static_cast<std::int64_t>(tally.committed);
+  local[4] = tally.wall_ns;
 }
 
-Transport::Reduction Transport::reduce(Time local_min, std::uint64_t flags) {
-  std::int64_t local[3];
-  fill_reduction(local_min, flags, local);
-  std::int64_t global[3];
+Transport::Reduction Transport::unpack(const std::int64_t (&global)[kReduced]) {
+  return {
+      global[0], global[1], static_cast<std::uint64_t>(global[2]), {static_cast<std::uint64_t>(global[3]), global[4]}};
+}
+
+Transport::Reduction Transport::reduce(Time local_min, std::uint64_t flags, Tally tally) {
+  std::int64_t local[kReduced];
+  fill_reduction(local_min, flags, tally, local);
+  std::int64_t global[kReduced];
   MPI_Allreduce(local, global, 1, reduce_type_, reduce_op_, comm_);
-  return {global[0], global[1], static_cast<std::uint64_t>(global[2])};
+  return unpack(global);
 }
 
-void Transport::start_reduce(Time local_min, std::uint64_t flags) {
+void Transport::start_reduce(Time local_min, std::uint64_t flags, Tally tally) {
   if (reduce_request_ != MPI_REQUEST_NULL) throw InvariantError("transport: a reduction is already in flight");
-  fill_reduction(local_min, flags, reduce_in_);
+  fill_reduction(local_min, flags, tally, reduce_in_);
   MPI_Iallreduce(reduce_in_, reduce_out_, 1, reduce_type_, reduce_op_, comm_, &reduce_request_);
 }
 
@@ -133,7 +146,7 @@ bool Transport::test_reduce(Reduction& out) {
   int done = 0;
   MPI_Test(&reduce_request_, &done, MPI_STATUS_IGNORE);
   if (!done) return false;
-  out = {reduce_out_[0], reduce_out_[1], static_cast<std::uint64_t>(reduce_out_[2])};
+  out = unpack(reduce_out_);
   return true;
 }
 

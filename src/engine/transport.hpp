@@ -25,6 +25,13 @@
 
 namespace tracewarp::detail {
 
+// What each rank adds to a GVT round besides GVT's own terms, for the optimism tuner
+// (optimism_tuner.hpp): every rank learns the same totals.
+struct RoundTally {
+  std::uint64_t committed = 0;  // events this rank has committed (summed over ranks)
+  std::int64_t wall_ns = 0;     // this rank's clock since its start (the largest over ranks)
+};
+
 class Transport {
  public:
   explicit Transport(const Communicator& comm);
@@ -42,17 +49,19 @@ class Transport {
   template <class OnItem>
   void poll(OnItem&& on_item);
 
+  using Tally = RoundTally;
   struct Reduction {
     std::int64_t white_in_transit = 0;
     Time min_time = kTimeInfinity;
     std::uint64_t flags = 0;  // bitwise OR over ranks
+    Tally tally;
   };
   // GVT round: begin (flush and switch to the next epoch), reduce (repeat until nothing white is
   // in transit), end (the epochs below the round's are all received: settle their counts).
   void begin_round();
-  Reduction reduce(Time local_min, std::uint64_t flags);
+  Reduction reduce(Time local_min, std::uint64_t flags, Tally tally = {});
   // The same reduction without waiting: start it, then test until it is done (one at a time).
-  void start_reduce(Time local_min, std::uint64_t flags);
+  void start_reduce(Time local_min, std::uint64_t flags, Tally tally = {});
   bool test_reduce(Reduction& out);
   void end_round();
   Time red_min() const { return red_min_; }
@@ -106,9 +115,11 @@ class Transport {
   MPI_Datatype reduce_type_ = MPI_DATATYPE_NULL;
   // The reduction in flight (start_reduce): MPI reads and writes these until it completes.
   MPI_Request reduce_request_ = MPI_REQUEST_NULL;
-  std::int64_t reduce_in_[3] = {0, 0, 0};
-  std::int64_t reduce_out_[3] = {0, 0, 0};
-  void fill_reduction(Time local_min, std::uint64_t flags, std::int64_t (&local)[3]) const;
+  static constexpr int kReduced = 5;  // white sum, time minimum, flags, committed sum, clock maximum
+  std::int64_t reduce_in_[kReduced] = {};
+  std::int64_t reduce_out_[kReduced] = {};
+  void fill_reduction(Time local_min, std::uint64_t flags, Tally tally, std::int64_t (&local)[kReduced]) const;
+  static Reduction unpack(const std::int64_t (&global)[kReduced]);
 };
 
 template <class OnItem>

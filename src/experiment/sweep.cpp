@@ -34,6 +34,7 @@ template <class Archive>
 void serialize(Archive& ar, tracewarp::RankStats& s, unsigned) {
   ar& s.committed& s.rolled_back& s.rollbacks& s.anti_messages& s.remote_sent& s.gvt_rounds& s.peak_rss_bytes& s
       .peak_engine_bytes& s.checkpoints& s.checkpoint_bytes& s.checkpoint_ms;
+  ar& s.window_end_ns& s.gvt_interval_end& s.tuning_steps& s.committed_at_once;
 }
 
 template <class Archive>

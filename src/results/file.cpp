@@ -240,7 +240,8 @@ void write_compressed_chunks(hid_t dataset, const std::string& name, const void*
 struct EngineRow {
   std::int64_t rank;
   std::uint64_t committed, rolled_back, rollbacks, anti_messages, remote_sent, gvt_rounds, peak_rss_bytes,
-      peak_engine_bytes, checkpoints, checkpoint_bytes, checkpoint_ms;
+      peak_engine_bytes, checkpoints, checkpoint_bytes, checkpoint_ms, window_end_ns, gvt_interval_end, tuning_steps,
+      committed_at_once;
 };
 
 }  // namespace
@@ -260,7 +261,12 @@ const TableSchema& engine_table_schema() {
        TRACEWARP_COLUMN(EngineRow, peak_engine_bytes, "bytes", "peak engine-held memory (budget accounting)"),
        TRACEWARP_COLUMN(EngineRow, checkpoints, "", "checkpoints written (engine.checkpoint_every_s)"),
        TRACEWARP_COLUMN(EngineRow, checkpoint_bytes, "bytes", "size of this rank's newest checkpoint file"),
-       TRACEWARP_COLUMN(EngineRow, checkpoint_ms, "ms", "wall-clock time spent writing checkpoints")},
+       TRACEWARP_COLUMN(EngineRow, checkpoint_ms, "ms", "wall-clock time spent writing checkpoints"),
+       TRACEWARP_COLUMN(EngineRow, window_end_ns, "ns", "optimism window at the end of the run (0 = none)"),
+       TRACEWARP_COLUMN(EngineRow, gvt_interval_end, "events", "GVT interval at the end of the run"),
+       TRACEWARP_COLUMN(EngineRow, tuning_steps, "", "changes engine.tune_optimism made to the two above"),
+       TRACEWARP_COLUMN(EngineRow, committed_at_once, "events",
+                        "events committed as they ran, nothing saved (engine.commit_within_lookahead)")},
       "engine statistics, one row per rank (these depend on rank count and timing; model tables do not)"};
   return schema;
 }
@@ -329,7 +335,8 @@ void Writer::write_engine(const std::string& run_id, const RunStats& stats) {
     const RankStats& s = stats.per_rank[r];
     rows.push_back({static_cast<std::int64_t>(r), s.committed, s.rolled_back, s.rollbacks, s.anti_messages,
                     s.remote_sent, s.gvt_rounds, s.peak_rss_bytes, s.peak_engine_bytes, s.checkpoints,
-                    s.checkpoint_bytes, s.checkpoint_ms});
+                    s.checkpoint_bytes, s.checkpoint_ms, s.window_end_ns, s.gvt_interval_end, s.tuning_steps,
+                    s.committed_at_once});
   }
   write_table(run_id, engine_table_schema(), rows);
   const Handle run(check(H5Gopen2(h_->runs, run_id.c_str(), H5P_DEFAULT), "run " + run_id), H5Gclose);

@@ -28,6 +28,13 @@ check "memory budget too small: clear message, exit 1" 1 \
 check "memory budget on 2 ranks: one message, exit 1" 1 \
   'memory budget exhausted on rank [01]' \
   -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 4096 --end 5 --sync optimistic --memory-budget-mib 1
+# A lookahead the model does not keep (PHOLD's delays start at 0.1 s): both modes that rely on it
+# stop at the first event sent between ranks too soon.
+for mode in optimistic conservative; do
+  check "$mode: a lookahead longer than the delays between ranks, exit 2" 2 \
+    "error \\(rank [01]\\): $mode mode: LP [0-9]+ sent an event to LP [0-9]+ \\(on another rank\\).*shortest delay between ranks" \
+    -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 64 --end 5 --remote 1 --sync $mode --lookahead-s 50
+done
 check "sequential mode refuses several ranks, exit 2" 2 \
   'sequential mode runs on one rank' \
   -- "$mpirun" -np 2 --oversubscribe "$tw" bench phold --lps 64 --end 5

@@ -6,6 +6,7 @@
 
 #include "../support/checkpointing.hpp"
 #include "../support/random_jobs.hpp"
+#include "../support/tuning.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 
 using namespace tracewarp;
@@ -30,6 +31,7 @@ bool same_series(const std::vector<SeriesRow>& a, const std::vector<SeriesRow>& 
 TEST_CASE("batch model: optimistic on any rank count matches sequential, every policy", "[mpi][batch]") {
   const Communicator world = Communicator::world();
   const workload::Workload w = random_workload(600, 64);
+  std::uint64_t tuning_steps = 0;
   for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "lwjf-fill", "wrsa-or", "wrsa-ar"}) {
     BatchParams p;
     p.nodes = 64;
@@ -45,7 +47,9 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
       e.threads = threads;
       e.placement.kind = PlacementKind::round_robin;
       e.gvt_interval = 64;
+      e = tuning_at_every_round(e, threads == 2);
       const BatchResult r = run_batch(world, w, p, e);
+      tuning_steps += r.stats.total.tuning_steps;
       if (world.rank() == 0) {
         REQUIRE(same_rows(r.jobs, reference.jobs));
         REQUIRE(same_series(r.series, reference.series));
@@ -54,6 +58,7 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
       REQUIRE(r.passes == reference.passes);
     }
   }
+  REQUIRE(tuning_steps > 0);  // the tuner really changed settings under the runs above
 }
 
 TEST_CASE("batch model: checkpoints change nothing and a resume ends as the whole run, every policy",
@@ -94,6 +99,7 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
           "[mpi][batch][interval]") {
   const Communicator world = Communicator::world();
   const workload::Workload w = random_workload(600, 64);
+  std::uint64_t tuning_steps = 0;
   for (const char* policy : {"interval", "easy"}) {
     BatchParams p;
     p.nodes = 64;
@@ -111,7 +117,9 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
       e.sync = SyncMode::optimistic;
       e.threads = threads;
       e.gvt_interval = 64;
+      e = tuning_at_every_round(e, threads == 2);
       const BatchResult r = run_batch(world, w, p, e);
+      tuning_steps += r.stats.total.tuning_steps;
       if (world.rank() == 0) {
         REQUIRE(same_rows(r.jobs, reference.jobs));
         REQUIRE(same_series(r.series, reference.series));
@@ -120,6 +128,7 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
       }
     }
   }
+  REQUIRE(tuning_steps > 0);
 }
 
 TEST_CASE("batch model: conservative mode is refused, the scheduler starts jobs on its blocks without delay",

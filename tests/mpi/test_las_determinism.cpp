@@ -6,6 +6,7 @@
 
 #include "../support/checkpointing.hpp"
 #include "../support/random_tasks.hpp"
+#include "../support/tuning.hpp"
 #include "tracewarp/model/las/las_model.hpp"
 
 using namespace tracewarp;
@@ -15,6 +16,7 @@ using namespace tracewarp::las;
 TEST_CASE("las model: optimistic on any rank count matches sequential, both schedulers", "[mpi][las]") {
   const Communicator world = Communicator::world();
   const workload::Workload w = testing::random_tasks(9, 2000, 0.4);
+  std::uint64_t tuning_steps = 0;
   for (const auto& [scheduler, loop] :
        {std::pair{"proposed", kStudyClusterLoad}, std::pair{"kairos", kStudyClusterLoad}, std::pair{"proposed", 0.0},
         std::pair{"kairos", 0.0}}) {
@@ -32,7 +34,9 @@ TEST_CASE("las model: optimistic on any rank count matches sequential, both sche
       e.threads = threads;
       e.placement.kind = PlacementKind::round_robin;
       e.gvt_interval = 64;
+      e = tuning_at_every_round(e, threads == 2);
       const LasResult r = run_las(world, w, p, e);
+      tuning_steps += r.stats.total.tuning_steps;
       if (world.rank() == 0) {
         REQUIRE(r.tasks.size() == reference.tasks.size());
         REQUIRE(std::memcmp(r.tasks.data(), reference.tasks.data(), r.tasks.size() * sizeof(TaskRow)) == 0);
@@ -43,6 +47,7 @@ TEST_CASE("las model: optimistic on any rank count matches sequential, both sche
       REQUIRE(r.preemptions == reference.preemptions);
     }
   }
+  REQUIRE(tuning_steps > 0);  // the tuner really changed settings under the runs above
 }
 
 TEST_CASE("las model: checkpoints change nothing and a resume ends as the whole run, both schedulers",

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../support/checkpointing.hpp"
+#include "../support/tuning.hpp"
 #include "tracewarp/model/mapreduce/mapreduce_model.hpp"
 
 using namespace tracewarp;
@@ -14,6 +15,7 @@ using namespace tracewarp::mapreduce;
 TEST_CASE("mapreduce model: optimistic and conservative on any rank count match sequential, every detector",
           "[mpi][mapreduce]") {
   const Communicator world = Communicator::world();
+  std::uint64_t tuning_steps = 0;
   for (const char* detector : {"hadoop", "proposed", "conventional"}) {
     MapReduceParams p;
     p.detector = detector;
@@ -34,7 +36,10 @@ TEST_CASE("mapreduce model: optimistic and conservative on any rank count match 
           e.threads = threads;
           e.placement.kind = placement;
           e.gvt_interval = 64;
+          // Round-robin optimistic runs tune their optimism at every round.
+          e = tuning_at_every_round(e, placement == PlacementKind::round_robin && mode == SyncMode::optimistic);
           const MapReduceResult r = run_mapreduce(world, p, e);
+          tuning_steps += r.stats.total.tuning_steps;
           if (world.rank() == 0) {
             REQUIRE(r.attempts.size() == reference.attempts.size());
             REQUIRE(std::memcmp(r.attempts.data(), reference.attempts.data(), r.attempts.size() * sizeof(AttemptRow)) ==
@@ -44,6 +49,7 @@ TEST_CASE("mapreduce model: optimistic and conservative on any rank count match 
           }
         }
   }
+  REQUIRE(tuning_steps > 0);  // the tuner really changed settings under the runs above
   EngineConfig check;
   check.sync = SyncMode::rollback_check;
   MapReduceParams p;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../support/checkpointing.hpp"
+#include "../support/tuning.hpp"
 #include "tracewarp/model/replication/replication_model.hpp"
 
 using namespace tracewarp;
@@ -21,6 +22,7 @@ bool same(const std::vector<Row>& a, const std::vector<Row>& b) {
 TEST_CASE("replication model: optimistic and conservative on any rank count match sequential, every method",
           "[mpi][replication]") {
   const Communicator world = Communicator::world();
+  std::uint64_t tuning_steps = 0;
   for (const char* method : {"wqr", "adaptive", "proposed", "proposed-no-cond3"}) {
     ReplicationParams p;
     p.method = method;
@@ -40,7 +42,10 @@ TEST_CASE("replication model: optimistic and conservative on any rank count matc
           e.threads = threads;
           e.placement.kind = placement;
           e.gvt_interval = 64;
+          // Round-robin optimistic runs tune their optimism at every round.
+          e = tuning_at_every_round(e, placement == PlacementKind::round_robin && mode == SyncMode::optimistic);
           const ReplicationResult r = run_replication(world, p, e);
+          tuning_steps += r.stats.total.tuning_steps;
           if (world.rank() == 0) {
             REQUIRE(same(r.tasks, reference.tasks));
             REQUIRE(same(r.copies, reference.copies));
@@ -51,6 +56,7 @@ TEST_CASE("replication model: optimistic and conservative on any rank count matc
           REQUIRE(r.queue_delay_max_s == reference.queue_delay_max_s);
         }
   }
+  REQUIRE(tuning_steps > 0);  // the tuner really changed settings under the runs above
 }
 
 TEST_CASE("replication model: rollback check on every rank count", "[mpi][replication]") {

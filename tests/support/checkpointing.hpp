@@ -23,6 +23,7 @@ inline EngineConfig checkpointing(const Communicator& comm, EngineConfig c, cons
   const std::string owner = std::to_string(comm.all_gather(mine)[0]);  // rank 0's process
   c.checkpoint_every_s = 1e-9;
   c.checkpoint_min_gap = gap;
+  c.tune_optimism = false;  // chances to checkpoint come with GVT rounds: a fixed interval
   c.checkpoint_dir = (std::filesystem::temp_directory_path() / ("tracewarp-test-" + name + "-" + owner)).string();
   c.identity = name;
   return c;

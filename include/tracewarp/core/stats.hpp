@@ -19,6 +19,13 @@ struct RankStats {
   std::uint64_t checkpoints = 0;        // written by this run (engine.checkpoint_every_s)
   std::uint64_t checkpoint_bytes = 0;   // size of this rank's newest checkpoint file
   std::uint64_t checkpoint_ms = 0;      // wall-clock milliseconds spent writing checkpoints
+  // Optimistic runs: the optimism window (ns, 0 = none) and GVT interval at the end, and how
+  // often engine.tune_optimism changed them.
+  std::uint64_t window_end_ns = 0;
+  std::uint64_t gvt_interval_end = 0;
+  std::uint64_t tuning_steps = 0;
+  // Optimistic runs: events committed as they ran, with nothing saved (engine.commit_within_lookahead).
+  std::uint64_t committed_at_once = 0;
 };
 
 struct RunStats {
