@@ -1,10 +1,12 @@
 // Optimism that adapts (engine.tune_optimism): the optimism window and the GVT interval of an
-// optimistic run, tuned while it runs by hill-climbing on the committed-event rate.
+// optimistic run, tuned while it runs by probing neighbours and keeping what raises the rate at
+// which the whole run commits events.
 //
 // Why a global throughput rule: the settings that pay depend on the model, the rank count and the
 // machine (the replication model gained 1.16x on 16 ranks with no window and 2.98x with a wide
-// one; on 2 ranks a window of 0.1 ms took 2.7x longer than one of 0.1 s), and rules from local
-// signals alone (a rank's rollback rate, its lead over GVT) tuned each rank against the others.
+// one; on 2 ranks a window of 0.1 ms took 2.7x longer than one of 0.1 s), and rules from one
+// rank's own signals (its share rolled back, its own rate) were built and removed: the rate a
+// rank sees rewards widening before the rollbacks it causes come back, on other ranks.
 // What every setting is finally judged by is the rate at which the whole run commits events, and
 // that is known to every rank at the end of each GVT round: the round's reduction carries the sum
 // of the ranks' committed counts and the largest of their clocks. Every rank feeds the same values
