@@ -212,6 +212,7 @@ class OptimisticKernel final : public KernelPort {
     state.pending = pending_events(pool_, queue_, [this](std::uint32_t slot) {
       if (pool_.info(slot).state != SlotState::cancelled) return false;
       release(slot);
+      --cancelled_queued_;
       return true;
     });
     checkpointer_.save(state);
@@ -247,8 +248,8 @@ class OptimisticKernel final : public KernelPort {
           return PrefetchRange{local.runtime.get(), local.object_bytes};
         });
     // Two events ahead the LP's record and object are in cache: where its next history record
-    // and state copy go can be read.
-    if (const QueueEntry* soon = queue_.ahead(2)) {
+    // and state copy go can be read (unless that event will be committed at once, with neither).
+    if (const QueueEntry* soon = queue_.ahead(2); soon != nullptr && soon->time >= safe_until_) {
       const LpState& s = states_[soon->lp];
       if (const ProcessedEvent* record = s.history.next_slot()) __builtin_prefetch(record, 1);
       if (const SentRef* sent = s.sent.next_slot()) __builtin_prefetch(sent, 1);
@@ -257,14 +258,17 @@ class OptimisticKernel final : public KernelPort {
     }
   }
 
-  // Time of the lowest pending event, dropping cancelled entries on the way.
+  // Time of the lowest pending event, dropping cancelled entries on the way (only where some
+  // are queued: the check reads each top event's slot, a cache miss at 16,384 LPs).
   Time pending_min() {
+    if (cancelled_queued_ == 0) return queue_.empty() ? kTimeInfinity : queue_.top().time;
     while (!queue_.empty()) {
       const QueueEntry& top = queue_.top();
       if (pool_.info(top.slot).state != SlotState::cancelled) return top.time;
       const std::uint32_t slot = top.slot;
       queue_.pop();
       release(slot);
+      --cancelled_queued_;
     }
     return kTimeInfinity;
   }
@@ -423,6 +427,7 @@ class OptimisticKernel final : public KernelPort {
     if (info.state == SlotState::processed) rollback(state_of(ev.dest), ev.key, /*inclusive=*/true);
     // Now pending with an entry in the queue; the entry is dropped when it reaches the top.
     info.state = SlotState::cancelled;
+    ++cancelled_queued_;
     if (info.from_remote) {
       remote_index_.erase(ev.key);
       info.from_remote = false;
@@ -772,6 +777,7 @@ class OptimisticKernel final : public KernelPort {
   // check, which must undo every event).
   Time final_lookahead_ = 0;
   Time safe_until_ = std::numeric_limits<Time>::min();
+  std::uint64_t cancelled_queued_ = 0;  // cancelled events whose queue entries are still there
   std::vector<std::byte> final_output_;
   bool coasting_ = false;
   bool capture_ = false;
