@@ -139,12 +139,8 @@ class ConservativeKernel final : public KernelPort {
   void deliver(const Event& ev) override {
     if (setup_.local_index[ev.dest] != kNotLocal) return enqueue(ev);
     if (!initialising_ && ev.key.time < window_end_)
-      throw LookaheadError("conservative mode: LP " + std::to_string(ev.key.sender()) + " sent an event to LP " +
-                           std::to_string(ev.dest) + " (on another rank) for time " + std::to_string(ev.key.time) +
-                           ", inside the current window ending at " + std::to_string(window_end_) + ": the lookahead " +
-                           std::to_string(lookahead_) +
-                           " is longer than this model's shortest delay between ranks (use a smaller "
-                           "engine.lookahead_s, or engine.sync = \"optimistic\")");
+      throw lookahead_broken("conservative", ev, "inside the current window ending at " + std::to_string(window_end_),
+                             lookahead_, "engine.sync = \"optimistic\"");
     transport_.post(setup_.partition.rank_of(ev.dest), ev, /*anti=*/false);
     ++stats_.remote_sent;
   }

@@ -6,8 +6,10 @@
 #include <chrono>
 
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "tracewarp/core/error.hpp"
 #include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
@@ -88,6 +90,18 @@ double run_handler(bool timed, Run&& run) {
   const auto start = std::chrono::steady_clock::now();
   run();
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+}
+
+// A send between ranks sooner than the lookahead promised: what the kernels that rely on the
+// lookahead (conservative windows, optimistic commits within it) stop with, exit code 2.
+inline LookaheadError lookahead_broken(const char* mode, const Event& ev, const std::string& where, Time lookahead,
+                                       const char* remedy) {
+  return LookaheadError(std::string(mode) + " mode: LP " + std::to_string(ev.key.sender()) + " sent an event to LP " +
+                        std::to_string(ev.dest) + " (on another rank) for time " + std::to_string(ev.key.time) + ", " +
+                        where + ": the lookahead " + std::to_string(lookahead) +
+                        " is longer than this model's shortest delay between ranks (use a smaller "
+                        "engine.lookahead_s, or " +
+                        remedy + ")");
 }
 
 // Commits one event: a fault it recorded stops the run; otherwise the LP's commit handler runs.

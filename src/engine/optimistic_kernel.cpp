@@ -301,21 +301,27 @@ class OptimisticKernel final : public KernelPort {
       s.in_dirty_list = true;
       dirty_.push_back(static_cast<std::uint32_t>(&s - states_.data()));
     }
+    rec.wall_us = run_event(s, ev, &rec, rec.output);
+    rec.kept = ctx_.kept_for_reverse();
+    drain_deferred();
+  }
 
+  // Runs ev's handler on s, its rows going to `output`, its sends recorded in `record` (none for an
+  // event committed at once); the handler's wall time for timed LP types.
+  double run_event(LpState& s, const Event& ev, ProcessedEvent* record, std::vector<std::byte>& output) {
     current_ = &s;
-    current_record_ = &rec;
-    current_output_ = &rec.output;
+    current_record_ = record;
+    current_output_ = &output;
     current_time_ = ev.time();
     if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
-    ctx_.set_keeping_for_reverse(s.lp->reverse);
-    rec.wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
-    rec.kept = ctx_.kept_for_reverse();
+    ctx_.set_keeping_for_reverse(record != nullptr && s.lp->reverse);
+    const double wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
     current_ = nullptr;
     current_record_ = nullptr;
     current_output_ = nullptr;
     s.last_key = ev.key;
-    drain_deferred();
+    return wall_us;
   }
 
   // An event below safe_until_ is final when it runs: it is executed with no history record, no
@@ -325,17 +331,8 @@ class OptimisticKernel final : public KernelPort {
   void execute_final(std::uint32_t slot, LpState& s) {
     free_records(s, s.end_abs());
     const Event& ev = pool_[slot];
-    current_ = &s;
     final_output_.clear();
-    current_output_ = &final_output_;
-    current_time_ = ev.time();
-    if (executed_bound_ < ev.key) executed_bound_ = ev.key;
-    ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
-    ctx_.set_keeping_for_reverse(false);
-    const double wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
-    current_ = nullptr;
-    current_output_ = nullptr;
-    s.last_key = ev.key;
+    const double wall_us = run_event(s, ev, nullptr, final_output_);
     CommitContext commit(s.lp->id, final_output_, wall_us);
     commit_event(*s.lp->runtime, s.lp->id, ev, commit);
     ++stats_.committed;
@@ -364,7 +361,8 @@ class OptimisticKernel final : public KernelPort {
         deferred_.push_back({slot, false});
     } else {
       if (current_output_ != nullptr && ev.key.time - current_time_ < final_lookahead_) [[unlikely]]
-        throw_lookahead_broken(ev);
+        throw lookahead_broken("optimistic", ev, "from an event at " + std::to_string(current_time_), final_lookahead_,
+                               "engine.commit_within_lookahead = false");
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, kRemoteSlot});
       transport_.post(setup_.partition.rank_of(ev.dest), ev, /*anti=*/false);
       ++stats_.remote_sent;
@@ -375,17 +373,6 @@ class OptimisticKernel final : public KernelPort {
     if (coasting_) return;
     if (current_output_ == nullptr) throw InvariantError(kEmitInInit);
     CommitContext::append(*current_output_, tag, row, size);
-  }
-
-  // Events below safe_until_ are final only if no event between ranks is ever sent with less than
-  // the lookahead's delay (not counting sends from on_init, which arrive before the first round).
-  [[noreturn]] void throw_lookahead_broken(const Event& ev) const {
-    throw LookaheadError("optimistic mode: LP " + std::to_string(ev.key.sender()) + " sent an event to LP " +
-                         std::to_string(ev.dest) + " (on another rank) for time " + std::to_string(ev.key.time) +
-                         " from an event at " + std::to_string(current_time_) + ", less than the lookahead " +
-                         std::to_string(final_lookahead_) +
-                         " ahead: the lookahead is longer than this model's shortest delay between ranks (use a "
-                         "smaller engine.lookahead_s, or engine.commit_within_lookahead = false)");
   }
 
   // ---- arrivals, cancellations and rollback ---------------------------------------------------
@@ -770,7 +757,10 @@ class OptimisticKernel final : public KernelPort {
   LpState* current_ = nullptr;
   ProcessedEvent* current_record_ = nullptr;
   std::vector<std::byte>* current_output_ = nullptr;  // where the running handler's rows go
-  Time current_time_ = 0;                             // the running handler's event time
+  // The running handler's event time. Events below safe_until_ are final only if no event between
+  // ranks is ever sent with less than the lookahead's delay (sends from on_init are not held to
+  // it: they arrive before the first round ends).
+  Time current_time_ = 0;
   // Events below safe_until_ can be neither rolled back nor cancelled (round_ended() says why):
   // execute_final() runs them. It rises at each GVT round to the GVT before plus the lookahead,
   // where the lookahead is known and engine.commit_within_lookahead is on (never in the rollback

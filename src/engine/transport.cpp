@@ -10,11 +10,10 @@ namespace {
 
 // The GVT reduction combines its values in one collective: white messages in transit (a sum),
 // the time minimum, the flags (an OR), committed events (a sum) and the clocks (a maximum).
-constexpr int kFields = 5;
 void combine_reduction(void* in, void* inout, int* len, MPI_Datatype*) {
   const auto* a = static_cast<const std::int64_t*>(in);
   auto* b = static_cast<std::int64_t*>(inout);
-  for (int i = 0; i < *len; ++i, a += kFields, b += kFields) {
+  for (int i = 0; i < *len; ++i, a += Transport::kReduced, b += Transport::kReduced) {
     b[0] += a[0];
     b[1] = std::min(b[1], a[1]);
     b[2] |= a[2];
@@ -30,7 +29,6 @@ Transport::Transport(const Communicator& comm) : comm_(comm.impl().comm) {
   MPI_Comm_size(comm_, &size_);
   batches_.resize(static_cast<std::size_t>(size_));
   batch_counts_.assign(static_cast<std::size_t>(size_), 0);
-  static_assert(kFields == kReduced);
   MPI_Type_contiguous(kReduced, MPI_INT64_T, &reduce_type_);
   MPI_Type_commit(&reduce_type_);
   MPI_Op_create(&combine_reduction, /*commute=*/1, &reduce_op_);

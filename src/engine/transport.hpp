@@ -50,6 +50,7 @@ class Transport {
   void poll(OnItem&& on_item);
 
   using Tally = RoundTally;
+  static constexpr int kReduced = 5;  // values per reduction: Reduction's fields, flattened
   struct Reduction {
     std::int64_t white_in_transit = 0;
     Time min_time = kTimeInfinity;
@@ -115,7 +116,6 @@ class Transport {
   MPI_Datatype reduce_type_ = MPI_DATATYPE_NULL;
   // The reduction in flight (start_reduce): MPI reads and writes these until it completes.
   MPI_Request reduce_request_ = MPI_REQUEST_NULL;
-  static constexpr int kReduced = 5;  // white sum, time minimum, flags, committed sum, clock maximum
   std::int64_t reduce_in_[kReduced] = {};
   std::int64_t reduce_out_[kReduced] = {};
   void fill_reduction(Time local_min, std::uint64_t flags, Tally tally, std::int64_t (&local)[kReduced]) const;
