@@ -9,6 +9,7 @@ configuration must give the same checksum (PHOLD) or the same committed-event co
     /usr/bin/python3 bench/scaling.py --ranks 1 2 4 8 16 --reps 3
     /usr/bin/python3 bench/scaling.py --what replication --ranks 1 2 4 --reps 3
     /usr/bin/python3 bench/scaling.py --what replication --ranks 1 8 16 --set engine.window_s=10
+    /usr/bin/python3 bench/scaling.py --what phold --remotes 0.1 --modes optimistic
 
 Under Slurm, --launcher 'srun -n {n}'. Where tracewarp runs inside a container or chroot, give
 the command that enters it in --launcher and --launcher-seq, the binary's path inside it in
@@ -65,13 +66,13 @@ def replication_once(args, n, mode):
     return result
 
 
-def table(title, once, ranks, reps):
+def table(title, once, ranks, reps, modes):
     print(f"\n{title}\n")
     print(f"| ranks | mode | wall s, median of {reps} (min-max) | committed events/s | speed-up | parallel efficiency | "
           "rolled back / committed | GVT rounds or windows (max rank) | peak RSS (max rank) |")
     print("|---|---|---|---|---|---|---|---|---|")
     reference = None
-    configs = [(n, mode) for n in ranks for mode in (["sequential"] if n == 1 else MODES)]
+    configs = [(n, mode) for n in ranks for mode in (["sequential"] if n == 1 else modes)]
     for n, mode in configs:
         runs = [once(n, mode) for _ in range(reps)]
         if reference is None:
@@ -97,6 +98,8 @@ def main():
     ap.add_argument("--tw", default=os.path.join(ROOT, "build", "tracewarp"))
     ap.add_argument("--launcher", default="mpirun -np {n} --bind-to core", help="command before TW for n > 1 ranks")
     ap.add_argument("--launcher-seq", default="", help="command before TW for sequential runs")
+    ap.add_argument("--modes", nargs="+", choices=MODES, default=MODES, help="parallel modes to run beside sequential")
+    ap.add_argument("--remotes", nargs="+", default=["0.1", "1.0"], help="PHOLD remote probabilities, one table each")
     ap.add_argument("--phold-lps", type=int, default=16384)
     ap.add_argument("--phold-end", type=float, default=100)
     ap.add_argument("--replication-config", default=os.path.join(ROOT, "experiments", "replication", "scale.toml"))
@@ -107,12 +110,12 @@ def main():
     args = ap.parse_args()
     args.ranks = sorted(set(args.ranks) | {1})  # sequential is the reference
     if args.what in ("phold", "both"):
-        for remote in ["0.1", "1.0"]:
+        for remote in args.remotes:
             table(f"PHOLD, {args.phold_lps:,} LPs, 16 events/LP, end {args.phold_end:g}, remote {remote}",
-                  lambda n, mode: phold_once(args, n, mode, remote), args.ranks, args.reps)
+                  lambda n, mode: phold_once(args, n, mode, remote), args.ranks, args.reps, args.modes)
     if args.what in ("replication", "both"):
         table(f"Replication, {os.path.basename(args.replication_config)}" + "".join(f", {a}" for a in args.set),
-              lambda n, mode: replication_once(args, n, mode), args.ranks, args.reps)
+              lambda n, mode: replication_once(args, n, mode), args.ranks, args.reps, args.modes)
 
 
 if __name__ == "__main__":

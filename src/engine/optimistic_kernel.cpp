@@ -59,19 +59,27 @@ struct SentRef {
   std::uint32_t slot;  // pool slot if the destination is on this rank, else kRemoteSlot
 };
 
-struct LpState {
-  LocalLp* lp = nullptr;
+// The first cache line holds everything an event committed at once reads and writes of its LP
+// (execute_final, and the prefetches before it), copies of LocalLp's hot fields included, so that
+// such an event touches one line of this record besides the LP's object; the history ring's size,
+// at the start of the second line, is what tells whether the LP holds records at all.
+struct alignas(64) LpState {
+  LpRuntime* runtime = nullptr;  // lp->runtime
   std::uint64_t send_seq = 0;
   EventKey last_key = kMinKey;  // key of the last executed event
   // History positions are absolute (they count from the LP's first event) so that records keep
   // their identity while the front is fossil-collected.
-  Ring<ProcessedEvent> history;
   std::uint64_t base_abs = 0;       // position of history.front()
   std::uint64_t committed_abs = 0;  // positions below this are committed
+  std::uint32_t object_bytes = 0;   // lp->object_bytes
+  bool timed = false;               // lp->timed
+  bool reverse = false;             // lp->reverse
+  bool in_dirty_list = false;
+  Ring<ProcessedEvent> history;
   std::uint64_t last_checkpoint_abs = 0;
   std::uint32_t checkpoint_interval = 1;  // now: LpTypeOptions' k, doubled while not rolled back
+  LocalLp* lp = nullptr;
   Ring<SentRef> sent;
-  bool in_dirty_list = false;
 
   std::uint64_t end_abs() const { return base_abs + history.size(); }
   ProcessedEvent& at_abs(std::uint64_t abs) { return history[abs - base_abs]; }
@@ -95,8 +103,14 @@ class OptimisticKernel final : public KernelPort {
     if (config_.tune_optimism) tuner_.emplace(OptimismTuner::Settings{window_, gvt_interval_}, config_.tune_epoch_s);
     if (config_.commit_within_lookahead && !check_mode_) final_lookahead_ = setup.lookahead;
     for (std::size_t i = 0; i < states_.size(); ++i) {
-      states_[i].lp = &setup.lps[i];
-      states_[i].checkpoint_interval = setup.lps[i].checkpoint_interval;
+      LpState& s = states_[i];
+      const LocalLp& lp = setup.lps[i];
+      s.lp = &setup.lps[i];
+      s.runtime = lp.runtime.get();
+      s.object_bytes = lp.object_bytes;
+      s.timed = lp.timed;
+      s.reverse = lp.reverse;
+      s.checkpoint_interval = lp.checkpoint_interval;
     }
   }
 
@@ -134,23 +148,23 @@ class OptimisticKernel final : public KernelPort {
           until_poll = 0;  // the next round is due: test this one at once
         }
       }
-      const std::uint32_t slot = next_executable();
-      if (slot == kRemoteSlot) {  // nothing this rank may execute before a new GVT
+      const QueueEntry next = next_executable();
+      if (next.slot == kRemoteSlot) {  // nothing this rank may execute before a new GVT
         if (!round_open_) open_round();
         executed = 0;
         until_poll = 0;
         continue;
       }
       if (check_mode_)
-        check_event(slot);
+        check_event(next.slot, states_[next.lp]);
       else
-        execute(slot);
+        execute(next.slot, states_[next.lp]);
       ++executed;
     }
     transport_.drain_all([](const Event&, bool) {});
     for (LpState& s : states_) {
       FinishContext finish(s.lp->id, end_);
-      s.lp->runtime->finish(finish);
+      s.runtime->finish(finish);
     }
     stats_.peak_engine_bytes = peak_bytes_;
     stats_.window_end_ns = static_cast<std::uint64_t>(window_);
@@ -179,7 +193,7 @@ class OptimisticKernel final : public KernelPort {
       current_ = &s;
       current_record_ = nullptr;
       ctx_.bind(*this, s.lp->id, 0, &s.send_seq, EventContext::kNoCause);
-      s.lp->runtime->init(ctx_);
+      s.runtime->init(ctx_);
     }
     current_ = nullptr;
     drain_deferred();
@@ -223,29 +237,30 @@ class OptimisticKernel final : public KernelPort {
 
   // ---- executing -------------------------------------------------------------------------
 
-  // The slot of the lowest pending event if this rank may execute it now, else kRemoteSlot.
-  std::uint32_t next_executable() {
+  // The lowest pending event if this rank may execute it now, else an entry whose slot is
+  // kRemoteSlot.
+  QueueEntry next_executable() {
+    constexpr QueueEntry kNone{0, kRemoteSlot, 0};
     const Time top = pending_min();
-    if (top >= end_) return kRemoteSlot;
-    if (window_ > 0 && top > gvt_ && top - gvt_ > window_) return kRemoteSlot;
+    if (top >= end_) return kNone;
+    if (window_ > 0 && top > gvt_ && top - gvt_ > window_) return kNone;
     // Over budget, only events that cannot be rolled back (at GVT) may run: they free memory
     // at the next fossil collection and guarantee progress.
-    if (over_budget_ && top > gvt_) return kRemoteSlot;
-    const std::uint32_t slot = queue_.top().slot;
+    if (over_budget_ && top > gvt_) return kNone;
+    const QueueEntry entry = queue_.top();
     queue_.pop();
     prefetch_ahead();
-    return slot;
+    return entry;
   }
 
   [[gnu::always_inline]] void prefetch_ahead() {
     prefetch_upcoming(
         queue_, pool_,
         [this](std::uint32_t lp) {
-          return std::array<PrefetchRange, 2>{{{&states_[lp], sizeof(LpState)}, {&setup_.lps[lp], sizeof(LocalLp)}}};
+          return std::array<PrefetchRange, 1>{{{&states_[lp], sizeof(LpState)}}};
         },
         [this](std::uint32_t lp) {
-          const LocalLp& local = *states_[lp].lp;
-          return PrefetchRange{local.runtime.get(), local.object_bytes};
+          return PrefetchRange{states_[lp].runtime, states_[lp].object_bytes};
         });
     // Two events ahead the LP's record and object are in cache: where its next history record
     // and state copy go can be read (unless that event will be committed at once, with neither).
@@ -253,8 +268,8 @@ class OptimisticKernel final : public KernelPort {
       const LpState& s = states_[soon->lp];
       if (const ProcessedEvent* record = s.history.next_slot()) __builtin_prefetch(record, 1);
       if (const SentRef* sent = s.sent.next_slot()) __builtin_prefetch(sent, 1);
-      if (!s.lp->reverse)
-        if (const void* copy = s.lp->runtime->next_snapshot_slot()) __builtin_prefetch(copy, 1);
+      if (!s.reverse)
+        if (const void* copy = s.runtime->next_snapshot_slot()) __builtin_prefetch(copy, 1);
     }
   }
 
@@ -273,15 +288,15 @@ class OptimisticKernel final : public KernelPort {
     return kTimeInfinity;
   }
 
-  void execute(std::uint32_t slot) {
+  // Runs the event in `slot` on its LP, s.
+  void execute(std::uint32_t slot, LpState& s) {
     const Event& ev = pool_[slot];
-    LpState& s = state_of(ev.dest);
     if (ev.time() < safe_until_ && s.committed_abs == s.end_abs()) return execute_final(slot, s);
     const std::uint64_t abs = s.end_abs();
-    if (s.lp->reverse) {
+    if (s.reverse) {
       s.last_checkpoint_abs = abs;  // no copies: every record is where a rollback may stop
     } else if (s.history.empty() || abs - s.last_checkpoint_abs >= s.checkpoint_interval) {
-      s.lp->runtime->push_snapshot();
+      s.runtime->push_snapshot();
       s.last_checkpoint_abs = abs;
       snapshot_bytes_ += s.lp->state_bytes;
       if (const std::uint64_t k = s.lp->checkpoint_interval; k > 1)
@@ -315,8 +330,8 @@ class OptimisticKernel final : public KernelPort {
     current_time_ = ev.time();
     if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
-    ctx_.set_keeping_for_reverse(record != nullptr && s.lp->reverse);
-    const double wall_us = run_handler(s.lp->timed, [&] { s.lp->runtime->execute(ev, ctx_); });
+    ctx_.set_keeping_for_reverse(record != nullptr && s.reverse);
+    const double wall_us = run_handler(s.timed, [&] { s.runtime->execute(ev, ctx_); });
     current_ = nullptr;
     current_record_ = nullptr;
     current_output_ = nullptr;
@@ -333,8 +348,8 @@ class OptimisticKernel final : public KernelPort {
     const Event& ev = pool_[slot];
     final_output_.clear();
     const double wall_us = run_event(s, ev, nullptr, final_output_);
-    CommitContext commit(s.lp->id, final_output_, wall_us);
-    commit_event(*s.lp->runtime, s.lp->id, ev, commit);
+    CommitContext commit(ev.dest, final_output_, wall_us);
+    commit_event(*s.runtime, ev.dest, ev, commit);
     ++stats_.committed;
     ++stats_.committed_at_once;
     release(slot);
@@ -348,7 +363,7 @@ class OptimisticKernel final : public KernelPort {
     // Sends from on_init belong to no executed event and can never be cancelled.
     const bool cancellable = current_record_ != nullptr;
     if (cancellable) ++current_record_->sent_count;
-    if (setup_.local_index[ev.dest] != kNotLocal) {
+    if (const std::uint32_t index = setup_.local_index[ev.dest]; index != kNotLocal) {
       const std::uint32_t slot = pool_.alloc();
       pool_.store(slot, ev);
       pool_.info(slot) = {SlotState::pending, false};
@@ -356,7 +371,7 @@ class OptimisticKernel final : public KernelPort {
       // An event beyond every key executed here cannot roll anything back: it joins the queue at
       // once. Others wait until the handler has returned.
       if (executed_bound_ < ev.key)
-        enqueue(slot);
+        queue_.push(ev.key.time, slot, index);
       else
         deferred_.push_back({slot, false});
     } else {
@@ -461,7 +476,7 @@ class OptimisticKernel final : public KernelPort {
                            std::to_string(key.time) + " < GVT " + std::to_string(gvt_) + ")");
     ++stats_.rollbacks;
     s.checkpoint_interval = s.lp->checkpoint_interval;
-    LpRuntime& runtime = *s.lp->runtime;
+    LpRuntime& runtime = *s.runtime;
     for (std::size_t i = s.history.size(); i-- > keep;) {
       ProcessedEvent& rec = s.history[i];
       for (std::uint32_t j = 0; j < rec.sent_count; ++j) {
@@ -472,7 +487,7 @@ class OptimisticKernel final : public KernelPort {
       queue_.push(pool_[rec.slot].key.time, rec.slot, static_cast<std::uint32_t>(&s - states_.data()));
       ++stats_.rolled_back;
       --uncommitted_;
-      if (s.lp->reverse) {
+      if (s.reverse) {
         const Event& ev = pool_[rec.slot];
         runtime.reverse(ev, ReverseContext(s.lp->id, ev.time(), rec.kept, kept_bytes(rec.output)));
       } else if (i > keep && rec.checkpoint_abs == s.base_abs + i) {
@@ -481,7 +496,7 @@ class OptimisticKernel final : public KernelPort {
     }
     // Restore the state as it was before history[keep] (reverse computation already has).
     const ProcessedEvent& first_undone = s.history[keep];
-    if (!s.lp->reverse) {
+    if (!s.reverse) {
       runtime.restore_back_snapshot();
       if (first_undone.checkpoint_abs == keep_abs)
         drop_back_snapshot(s);
@@ -502,7 +517,7 @@ class OptimisticKernel final : public KernelPort {
     for (std::uint64_t a = from_abs; a < to_abs; ++a) {
       const Event& ev = pool_[s.at_abs(a).slot];
       ctx_.bind(*this, s.lp->id, ev.time(), &s.send_seq, ev.kind());
-      s.lp->runtime->execute(ev, ctx_);
+      s.runtime->execute(ev, ctx_);
     }
     coasting_ = false;
     if (s.send_seq != s.at_abs(to_abs).seq_before)
@@ -537,7 +552,7 @@ class OptimisticKernel final : public KernelPort {
   }
 
   void drop_back_snapshot(LpState& s) {
-    s.lp->runtime->pop_back_snapshot();
+    s.runtime->pop_back_snapshot();
     snapshot_bytes_ -= s.lp->state_bytes;
   }
 
@@ -640,7 +655,7 @@ class OptimisticKernel final : public KernelPort {
     }
     if (i + 2 < dirty_.size()) {
       const LpState& s = states_[dirty_[i + 2]];
-      prefetch_lines(s.lp->runtime.get(), s.lp->object_bytes);
+      prefetch_lines(s.runtime, s.object_bytes);
       if (s.committed_abs < s.end_abs()) __builtin_prefetch(&pool_[s.at_abs(s.committed_abs).slot]);
     }
   }
@@ -650,8 +665,8 @@ class OptimisticKernel final : public KernelPort {
       ProcessedEvent& rec = s.at_abs(s.committed_abs);
       const Event& ev = pool_[rec.slot];
       if (ev.time() >= gvt) break;
-      CommitContext commit(s.lp->id, rec.output, rec.wall_us);
-      commit_event(*s.lp->runtime, s.lp->id, ev, commit);
+      CommitContext commit(ev.dest, rec.output, rec.wall_us);
+      commit_event(*s.runtime, ev.dest, ev, commit);
       rec.output.clear();
       ++s.committed_abs;
       ++stats_.committed;
@@ -677,8 +692,8 @@ class OptimisticKernel final : public KernelPort {
     while (s.base_abs < keep_from) {
       ProcessedEvent& rec = s.history.front();
       for (std::uint32_t j = 0; j < rec.sent_count; ++j) s.sent.pop_front();
-      if (!s.lp->reverse && rec.checkpoint_abs == s.base_abs) {
-        s.lp->runtime->pop_front_snapshot();
+      if (!s.reverse && rec.checkpoint_abs == s.base_abs) {
+        s.runtime->pop_front_snapshot();
         snapshot_bytes_ -= s.lp->state_bytes;
       }
       release(rec.slot);
@@ -697,25 +712,24 @@ class OptimisticKernel final : public KernelPort {
   // Executes the event, undoes it through the ordinary rollback path (restoring a checkpoint and
   // coasting forward where the LP type uses periodic checkpoints), executes it again and
   // demands the same state, the same sent events and the same output.
-  void check_event(std::uint32_t slot) {
+  void check_event(std::uint32_t slot, LpState& s) {
     const LpId dest = pool_[slot].dest;
     const EventKey key = pool_[slot].key;
-    LpState& s = state_of(dest);
 
     // Reverse computation must bring back the state before the event, not only one that
     // re-executes to the same result.
-    const std::shared_ptr<const void> before = s.lp->reverse ? s.lp->runtime->copy_state() : nullptr;
+    const std::shared_ptr<const void> before = s.reverse ? s.runtime->copy_state() : nullptr;
     capture_ = true;
     captured_.clear();
-    execute(slot);
+    execute(slot, s);
     std::vector<Event> first_sends = std::move(captured_);
-    const std::shared_ptr<const void> first_state = s.lp->runtime->copy_state();
+    const std::shared_ptr<const void> first_state = s.runtime->copy_state();
     const std::vector<std::byte> first_output = s.history.back().output;
     const std::uint64_t first_seq = s.send_seq;
 
     rollback(s, key, /*inclusive=*/true);
     drain_deferred();
-    if (before && !s.lp->runtime->state_equals(before.get()))
+    if (before && !s.runtime->state_equals(before.get()))
       throw RollbackCheckError("rollback check failed: LP " + std::to_string(dest) + ", event kind " +
                                std::to_string(key.kind()) + " at time " + std::to_string(key.time) +
                                ": its on_reverse did not bring back the state before the event");
@@ -723,14 +737,14 @@ class OptimisticKernel final : public KernelPort {
       throw InvariantError("rollback check: the undone event is not the next pending event");
     queue_.pop();
     captured_.clear();
-    execute(slot);
+    execute(slot, s);
     capture_ = false;
 
     const auto where = [&] {
       return "LP " + std::to_string(dest) + ", event kind " + std::to_string(key.kind()) + " at time " +
              std::to_string(key.time);
     };
-    if (!s.lp->runtime->state_equals(first_state.get()))
+    if (!s.runtime->state_equals(first_state.get()))
       throw RollbackCheckError("rollback check failed: " + where() +
                                ": re-executing the event after a rollback gave a different LP state "
                                "(the handler depends on something outside its state)");

@@ -54,9 +54,10 @@ class Ring {
     slots_.push_back(value);
   }
 
-  std::vector<T> slots_;
-  std::size_t head_ = 0;
+  // size_ first: a record holding a ring at the end of a cache line has its size in that line.
   std::size_t size_ = 0;
+  std::size_t head_ = 0;
+  std::vector<T> slots_;
 };
 
 }  // namespace tracewarp::detail
