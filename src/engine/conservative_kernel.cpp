@@ -109,8 +109,8 @@ class ConservativeKernel final : public KernelPort {
       queue_.pop();
       prefetch_upcoming(
           queue_, pool_,
-          [this](std::uint32_t lp) {
-            return std::array<PrefetchRange, 2>{{{&setup_.lps[lp], sizeof(LocalLp)}, {&send_seq_[lp], 8}}};
+          [this](const QueueEntry& e) {
+            return std::array<PrefetchRange, 2>{{{&setup_.lps[e.lp], sizeof(LocalLp)}, {&send_seq_[e.lp], 8}}};
           },
           [this](std::uint32_t lp) {
             const LocalLp& local = setup_.lps[lp];

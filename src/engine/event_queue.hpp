@@ -394,7 +394,7 @@ class EventQueue {
 
 // With many LPs each event's LP and payload are cache misses; fetching them a few events ahead,
 // while the current handler runs, overlaps the misses. What the kernel keeps per LP goes first,
-// kRecordAhead events ahead — record_of(lp) gives it as up to two byte ranges — so that
+// kRecordAhead events ahead — record_of(entry) gives it as byte ranges — so that
 // kObjectAhead events later the LP object's address and size, object_of(lp), are read without a
 // stall and all of its lines fetched. The event's header lines are fetched kObjectAhead ahead,
 // and its payload's lines, whose count the header gives, just before it runs. Every line fetched
@@ -416,7 +416,7 @@ template <class RecordOf, class ObjectOf>
 [[gnu::always_inline]] inline void prefetch_upcoming(const EventQueue& queue, EventPool& pool, RecordOf&& record_of,
                                                      ObjectOf&& object_of) {
   if (const QueueEntry* far = queue.ahead(kRecordAhead)) {
-    for (const PrefetchRange& range : record_of(far->lp)) prefetch_lines(range.at, range.bytes);
+    for (const PrefetchRange& range : record_of(*far)) prefetch_lines(range.at, range.bytes);
   }
   if (const QueueEntry* near = queue.ahead(kObjectAhead)) {
     prefetch_lines(&pool[near->slot], offsetof(Event, payload));

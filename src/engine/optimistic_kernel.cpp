@@ -40,6 +40,8 @@ constexpr std::uint64_t kCheckpointDue = 2;  // rank 0's clock asks for a checkp
 // rolled back (LpTypeOptions): the batch scheduler's copies of its queue were 40% of a 2-rank
 // RICC run, and it is never rolled back there.
 constexpr std::uint64_t kMostCheckpointGrowth = 16;
+// What execute_final() reads of an LpState: its first cache line and the history ring's size.
+constexpr std::size_t kFinalRecordBytes = 2 * 64;
 
 // One executed, not yet fossil-collected event of an LP.
 struct ProcessedEvent {
@@ -85,6 +87,8 @@ struct alignas(64) LpState {
   ProcessedEvent& at_abs(std::uint64_t abs) { return history[abs - base_abs]; }
   const ProcessedEvent& at_abs(std::uint64_t abs) const { return history[abs - base_abs]; }
 };
+
+static_assert(sizeof(LpState) > kFinalRecordBytes && alignof(LpState) == 64);
 
 class OptimisticKernel final : public KernelPort {
  public:
@@ -256,8 +260,10 @@ class OptimisticKernel final : public KernelPort {
   [[gnu::always_inline]] void prefetch_ahead() {
     prefetch_upcoming(
         queue_, pool_,
-        [this](std::uint32_t lp) {
-          return std::array<PrefetchRange, 1>{{{&states_[lp], sizeof(LpState)}}};
+        [this](const QueueEntry& e) {
+          // An event that will be committed at once reads the record's first two lines only.
+          return std::array<PrefetchRange, 1>{
+              {{&states_[e.lp], e.time < safe_until_ ? kFinalRecordBytes : sizeof(LpState)}}};
         },
         [this](std::uint32_t lp) {
           return PrefetchRange{states_[lp].runtime, states_[lp].object_bytes};

@@ -71,8 +71,8 @@ class SequentialKernel final : public KernelPort {
   [[gnu::always_inline]] void prefetch_ahead() {
     prefetch_upcoming(
         queue_, pool_,
-        [this](std::uint32_t lp) {
-          return std::array<PrefetchRange, 1>{{{&hot_[lp], sizeof(HotLp)}}};
+        [this](const QueueEntry& e) {
+          return std::array<PrefetchRange, 1>{{{&hot_[e.lp], sizeof(HotLp)}}};
         },
         [this](std::uint32_t lp) {
           return PrefetchRange{hot_[lp].runtime, hot_[lp].object_bytes};
