@@ -132,7 +132,9 @@ class ConservativeKernel final : public KernelPort {
   void enqueue(const Event& ev) {
     const std::uint32_t slot = pool_.alloc();
     pool_.store(slot, ev);
-    queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
+    // An event that will run soon has its LP's record fetched now (as in the other kernels).
+    const std::uint32_t index = setup_.local_index[ev.dest];
+    if (queue_.push(ev.key.time, slot, index)) prefetch_lines(&setup_.lps[index], sizeof(LocalLp));
   }
 
   // KernelPort: a send from the running handler (or from on_init).

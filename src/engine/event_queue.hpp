@@ -201,25 +201,27 @@ class EventQueue {
     refill_if_needed();
     return bottom_.top();
   }
-  void push(Time time, std::uint32_t slot, std::uint32_t lp) {
+  // Adds an entry; true if it went into the bottom, among the next events to run (no prefetch
+  // reaches it there in time: it did not exist when the events before it were popped).
+  bool push(Time time, std::uint32_t slot, std::uint32_t lp) {
     ++size_;
     const QueueEntry entry{time, slot, lp};
     if (bottom_only_ || time < bottom_end_) {
       bottom_.push(entry);
-      return;
+      return true;
     }
     if (rungs_used_ == 0 || time >= top_start_) {
       top_.push_back(entry);
       top_min_ = std::min(top_min_, time);
       top_max_ = std::max(top_max_, time);
-      return;
+      return false;
     }
     // Coarsest first: a finer rung only holds times before its parent's current bucket.
     for (std::size_t r = 0;; ++r) {
       Rung& rung = rungs_[r];
       if (time >= rung.current_start()) {
         stage(entry, rung.buckets[rung.index_of(time)]);
-        return;
+        return false;
       }
     }
   }

@@ -377,7 +377,7 @@ class OptimisticKernel final : public KernelPort {
       // An event beyond every key executed here cannot roll anything back: it joins the queue at
       // once. Others wait until the handler has returned.
       if (executed_bound_ < ev.key)
-        queue_.push(ev.key.time, slot, index);
+        push_pending(ev.key.time, slot, index);
       else
         deferred_.push_back({slot, false});
     } else {
@@ -426,7 +426,13 @@ class OptimisticKernel final : public KernelPort {
       LpState& s = states_[index];
       if (ev.key < s.last_key) rollback(s, ev.key, /*inclusive=*/false);
     }
-    queue_.push(ev.key.time, slot, index);
+    push_pending(ev.key.time, slot, index);
+  }
+
+  // Queues a pending event; one that will run soon has its LP's record fetched now, since the
+  // prefetches a few events ahead (prefetch_ahead) have passed its place in the order.
+  void push_pending(Time time, std::uint32_t slot, std::uint32_t index) {
+    if (queue_.push(time, slot, index)) prefetch_lines(&states_[index], kFinalRecordBytes);
   }
 
   void annihilate(std::uint32_t slot) {
