@@ -62,9 +62,10 @@ struct SentRef {
 };
 
 // The first cache line holds everything an event committed at once reads and writes of its LP
-// (execute_final, and the prefetches before it), copies of LocalLp's hot fields included, so that
-// such an event touches one line of this record besides the LP's object; the history ring's size,
-// at the start of the second line, is what tells whether the LP holds records at all.
+// (execute_final, and the prefetches before it), copies of LocalLp's hot fields included; the
+// only other field it reads is the history ring's size, which tells whether the LP holds records
+// at all, at the start of the second line. Such an event touches these two lines
+// (kFinalRecordBytes) besides the LP's object, where it touched five before.
 struct alignas(64) LpState {
   LpRuntime* runtime = nullptr;  // lp->runtime
   std::uint64_t send_seq = 0;
