@@ -1,8 +1,15 @@
 // The replication study's schedulers and resources as plain classes, checked by hand.
 #include <catch2/catch.hpp>
 
+#include <Random123/philox.h>
+
+#include <bit>
+#include <cmath>
+
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/portable_math.hpp"
 #include "tracewarp/model/replication/resources.hpp"
+#include "tracewarp/model/replication/walk_draws.hpp"
 #include "tracewarp/policy/replication/scheduling.hpp"
 
 using namespace tracewarp;
@@ -165,4 +172,67 @@ TEST_CASE("replication methods: names from one registry", "[unit][replication]")
   CHECK(find_method("proposed").condition3);
   CHECK_FALSE(find_method("proposed-no-cond3").condition3);
   CHECK_THROWS_AS(find_method("nope"), ConfigError);
+}
+
+TEST_CASE("availability walk: step n's normals are Box-Muller on Philox4x32-10 block n, the same bits in every kernel",
+          "[unit][replication][determinism]") {
+  const WalkKey key{0x0123456789abcdefull, 4242};
+  const std::uint64_t first = (std::uint64_t{1} << 32) - 3;  // the counter's high word changes inside the batch
+  StepNormals portable_draw{};
+  walk_kernels().front().draw(key, first, portable_draw);
+  for (int i = 0; i < kWalkBatch; ++i) {
+    using Philox = r123::Philox4x32;
+    const std::uint64_t n = first + static_cast<std::uint64_t>(i);
+    const Philox::ctr_type ctr = {{static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n >> 32),
+                                   static_cast<std::uint32_t>(key.host), static_cast<std::uint32_t>(key.host >> 32)}};
+    const Philox::key_type k = {
+        {static_cast<std::uint32_t>(key.seed), static_cast<std::uint32_t>(key.seed >> 32) ^ 0x57a1c0deu}};
+    const Philox::ctr_type r = Philox()(ctr, k);
+    const auto top53 = [](std::uint32_t hi, std::uint32_t lo) {
+      return static_cast<double>(((std::uint64_t{hi} << 32) | lo) >> 11);
+    };
+    const double radius = std::sqrt(-2 * portable::log_positive_normal((top53(r[0], r[1]) + 1) * 0x1.0p-53));
+    const portable::SinCos angle = portable::sin_cos_of_turns(top53(r[2], r[3]) * 0x1.0p-53);
+    CHECK(portable_draw.u[i] == radius * angle.cos);
+    CHECK(portable_draw.w[i] == radius * angle.sin);
+  }
+  // Every kernel this CPU runs gives the portable kernel's bits, batch after batch.
+  for (const WalkKernel& kernel : walk_kernels()) {
+    INFO("kernel " << kernel.name);
+    for (std::uint64_t batch = 0; batch < 1000; ++batch) {
+      StepNormals a{}, b{};
+      walk_kernels().front().draw({batch * 7919, batch}, batch * kWalkBatch, a);
+      kernel.draw({batch * 7919, batch}, batch * kWalkBatch, b);
+      for (int i = 0; i < kWalkBatch; ++i) {
+        REQUIRE(std::bit_cast<std::uint64_t>(a.u[i]) == std::bit_cast<std::uint64_t>(b.u[i]));
+        REQUIRE(std::bit_cast<std::uint64_t>(a.w[i]) == std::bit_cast<std::uint64_t>(b.w[i]));
+      }
+    }
+  }
+}
+
+TEST_CASE("availability walk: the normals are standard and independent", "[unit][replication]") {
+  // 2^18 pairs: the mean within 4 standard errors of 0, the variance of 1, no correlation.
+  double su = 0, sw = 0, suu = 0, sww = 0, suw = 0, su_next = 0, previous_u = 0;
+  constexpr int kBatches = (1 << 18) / kWalkBatch;
+  for (std::uint64_t b = 0; b < kBatches; ++b) {
+    StepNormals d{};
+    draw_steps({3, 17}, b * kWalkBatch, d);
+    for (int i = 0; i < kWalkBatch; ++i) {
+      su += d.u[i];
+      sw += d.w[i];
+      suu += d.u[i] * d.u[i];
+      sww += d.w[i] * d.w[i];
+      suw += d.u[i] * d.w[i];
+      su_next += previous_u * d.u[i];
+      previous_u = d.u[i];
+    }
+  }
+  const double n = kBatches * kWalkBatch, bound = 4 / std::sqrt(n);
+  CHECK(std::fabs(su / n) < bound);
+  CHECK(std::fabs(sw / n) < bound);
+  CHECK(std::fabs(suu / n - 1) < 4 * std::sqrt(2 / n));
+  CHECK(std::fabs(sww / n - 1) < 4 * std::sqrt(2 / n));
+  CHECK(std::fabs(suw / n) < bound);
+  CHECK(std::fabs(su_next / n) < bound);
 }

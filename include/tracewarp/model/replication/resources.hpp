@@ -4,11 +4,10 @@
 // Availability. Step n covers [n * step, (n + 1) * step). x_0 = walk_start; for n >= 1
 // x_n = clamp(x_{n-1} + u_n, 0, 100), and y_n = clamp(x_n + w_n, 0, 100) for every n, with
 // u_n ~ N(0, upsilon_var) and w_n ~ N(0, omega_var) (variances). The host delivers
-// peak * y_n / 100 during step n. The normals of step n come from one Philox block keyed by
-// (seed, host) at counter n (Box-Muller), so the walk is a pure function of (seed, host, n):
-// nothing is drawn, and no event is spent, for steps nobody asks about. A host only remembers
-// the step it last reached, so walking on is O(steps crossed) and never goes backwards. Each
-// step drawn is a Philox block, a log and a sincos: at 10^5 hosts, most of the model's time.
+// peak * y_n / 100 during step n. The normals of step n are a pure function of (seed, host, n)
+// (walk_draws.hpp): nothing is drawn, and no event is spent, for steps nobody asks about. A host
+// only remembers the step it last reached, so walking on is O(steps crossed) and never goes
+// backwards; it draws eight steps at a time, and at 10^5 hosts that is most of the model's time.
 //
 // Network (our reading; no contention: links are not shared, a message's delay depends only
 // on its size and its end points). Hosts sit in transit domains of `domain_size` stubs
@@ -24,6 +23,7 @@
 
 #include "tracewarp/core/persist.hpp"
 #include "tracewarp/core/time.hpp"
+#include "tracewarp/model/replication/walk_draws.hpp"
 
 namespace tracewarp::replication {
 
@@ -38,12 +38,7 @@ struct WalkParams {
 class Availability {
  public:
   Availability() = default;
-  Availability(const WalkParams* walk, std::uint64_t host, double peak_flops, double upsilon_var)
-      : walk_(walk), host_(host), peak_(peak_flops), upsilon_sd_(std::sqrt(upsilon_var)) {
-    const Level start = level(0, walk->start);
-    x_ = start.x;
-    y_ = start.y;
-  }
+  Availability(const WalkParams* walk, std::uint64_t host, double peak_flops, double upsilon_var);
 
   double peak() const { return peak_; }
   // Speed (flop/s) at time t >= the last time asked about.
@@ -77,15 +72,18 @@ class Availability {
   struct Level {
     double x, y;
   };
-  // Step n's levels from step n-1's x (n >= 1), or the start (n = 0): one Philox block.
-  Level level(std::int64_t n, double previous_x) const;
-  void advance_to(std::int64_t n) {
-    for (; step_ < n; ++step_) {
-      const Level l = level(step_ + 1, x_);
-      x_ = l.x;
-      y_ = l.y;
-    }
+  // The levels of the step after one whose x is previous_x, from that step's normals (omega_sd is
+  // the square root of walk_->omega_var, taken once per walk rather than kept in every host).
+  Level next_level(double previous_x, double u, double w, double omega_sd) const {
+    const double x = std::clamp(previous_x + upsilon_sd_ * u, 0.0, 100.0);
+    return {x, std::clamp(x + omega_sd * w, 0.0, 100.0)};
   }
+  void advance_to(std::int64_t n) {
+    if (step_ < n) walk_on_to(n, [](std::int64_t, double) {});
+  }
+  // Walks on to step n, kWalkBatch steps drawn at a time, and calls visit(step, y) at each step.
+  template <class Visit>
+  void walk_on_to(std::int64_t n, Visit visit);
 
   const WalkParams* walk_ = nullptr;
   std::uint64_t host_ = 0;
@@ -95,6 +93,24 @@ class Availability {
   double x_ = 0;
   double y_ = 0;
 };
+
+template <class Visit>
+void Availability::walk_on_to(std::int64_t n, Visit visit) {
+  const WalkKey key{walk_->seed, host_};
+  const double omega_sd = std::sqrt(walk_->omega_var);
+  StepNormals drawn;
+  while (step_ < n) {
+    draw_steps(key, static_cast<std::uint64_t>(step_ + 1), drawn);
+    const auto count = static_cast<int>(std::min<std::int64_t>(kWalkBatch, n - step_));
+    for (int i = 0; i < count; ++i) {
+      const Level l = next_level(x_, drawn.u[i], drawn.w[i], omega_sd);
+      x_ = l.x;
+      y_ = l.y;
+      visit(step_ + 1 + i, y_);
+    }
+    step_ += count;
+  }
+}
 
 struct Network {
   std::uint32_t domain_size = 50;
