@@ -15,7 +15,9 @@
 
 namespace tracewarp {
 
-void write_atomically(const std::string& path, std::string_view bytes) {
+void write_atomically(const std::string& path, std::string_view bytes) { write_atomically(path, {bytes}); }
+
+void write_atomically(const std::string& path, std::initializer_list<std::string_view> parts) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) throw IoError("cannot create '" + temporary + "': " + std::strerror(errno));
@@ -27,12 +29,14 @@ void write_atomically(const std::string& path, std::string_view bytes) {
     ::unlink(temporary.c_str());
     throw IoError("cannot " + what + " '" + path + "': " + why);
   };
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("write");
-    written += static_cast<std::size_t>(n);
+  for (const std::string_view bytes : parts) {
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) fail("write");
+      written += static_cast<std::size_t>(n);
+    }
   }
   if (::fsync(fd) != 0) fail("sync");
   if (::close(fd) != 0) {

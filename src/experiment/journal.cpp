@@ -150,7 +150,7 @@ bool SweepJournal::has(std::size_t run_index) const {
 }
 
 void SweepJournal::record(const config::RunSpec& run, const std::string& output_bytes) const {
-  write_atomically(run_file(run.index), run_header(identity_, run.index, output_bytes.size()) + output_bytes);
+  write_atomically(run_file(run.index), {run_header(identity_, run.index, output_bytes.size()), output_bytes});
 }
 
 std::string SweepJournal::load(std::size_t run_index) const {
