@@ -15,9 +15,11 @@
 
 namespace tracewarp {
 
-void write_atomically(const std::string& path, std::string_view bytes) { write_atomically(path, {bytes}); }
+void write_atomically(const std::string& path, std::string_view bytes) {
+  write_atomically(path, std::span<const std::string_view>(&bytes, 1));
+}
 
-void write_atomically(const std::string& path, std::initializer_list<std::string_view> parts) {
+void write_atomically(const std::string& path, std::span<const std::string_view> parts) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) throw IoError("cannot create '" + temporary + "': " + std::strerror(errno));

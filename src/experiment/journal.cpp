@@ -149,8 +149,13 @@ bool SweepJournal::has(std::size_t run_index) const {
   return fs::is_regular_file(run_file(run_index), ec);
 }
 
-void SweepJournal::record(const config::RunSpec& run, const std::string& output_bytes) const {
-  write_atomically(run_file(run.index), {run_header(identity_, run.index, output_bytes.size()), output_bytes});
+void SweepJournal::record(const config::RunSpec& run, std::span<const std::string_view> output_parts) const {
+  std::size_t size = 0;
+  for (const std::string_view part : output_parts) size += part.size();
+  const std::string header = run_header(identity_, run.index, size);
+  std::vector<std::string_view> parts{header};
+  parts.insert(parts.end(), output_parts.begin(), output_parts.end());
+  write_atomically(run_file(run.index), parts);
 }
 
 std::string SweepJournal::load(std::size_t run_index) const {

@@ -11,6 +11,7 @@
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -78,6 +79,10 @@ namespace tracewarp::experiment {
 namespace {
 
 // A run's output on the wire: tables by name (the receiver maps them back to its schemas).
+std::string_view as_chars(const std::vector<std::byte>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 struct WireOutput {
   std::size_t index = 0;  // of the run in the sweep
   RunStats stats;
@@ -90,10 +95,11 @@ struct WireOutput {
   }
 };
 
-WireOutput to_wire(const model::RunOutput& out, std::size_t index) {
+// Without `rows`, the tables' names only (their rows left empty).
+WireOutput to_wire(const model::RunOutput& out, std::size_t index, bool rows = true) {
   WireOutput w{index, out.stats, out.summary, out.run_attributes, out.measured, {}};
   for (const model::Table& t : out.tables)
-    w.tables.emplace_back(t.schema->name, std::string(reinterpret_cast<const char*>(t.rows.data()), t.rows.size()));
+    w.tables.emplace_back(t.schema->name, rows ? std::string(as_chars(t.rows)) : std::string());
   return w;
 }
 
@@ -127,50 +133,59 @@ void write_run(results::Writer& writer, const config::RunSpec& run, const model:
 
 }  // namespace
 
-namespace {
-
-// Appends what is written to a string reserved beforehand: a run's tables (10^8 bytes at 10^5
-// replication hosts) are copied in once, not through the doublings of an ostringstream, each a
-// copy into fresh pages, and a final copy out.
-class AppendToString : public std::streambuf {
- public:
-  explicit AppendToString(std::string& out) : out_(out) {}
-
- protected:
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    out_.append(s, static_cast<std::size_t>(n));
-    return n;
-  }
-  int_type overflow(int_type c) override {
-    if (!traits_type::eq_int_type(c, traits_type::eof())) out_.push_back(traits_type::to_char_type(c));
-    return traits_type::not_eof(c);
-  }
-
- private:
-  std::string& out_;
-};
-
-}  // namespace
-
-std::string serialise(const model::RunOutput& out) {
-  const WireOutput w = to_wire(out, 0);
-  std::string bytes;
-  std::size_t table_bytes = 0;
-  for (const auto& [name, rows] : w.tables) table_bytes += name.size() + rows.size();
-  bytes.reserve(table_bytes + (std::size_t{1} << 16));  // and the attributes, a few KiB
-  AppendToString appender(bytes);
-  {
-    boost::archive::binary_oarchive ar(appender);
-    ar << w;
-  }
-  return bytes;
+std::vector<std::string_view> SerialisedOutput::parts() const {
+  std::vector<std::string_view> all{head};
+  all.insert(all.end(), rows.begin(), rows.end());
+  return all;
 }
 
-model::RunOutput deserialise(const std::string& bytes, const model::ModelInfo& model) {
-  std::istringstream in(bytes);
-  boost::archive::binary_iarchive ar(in);
+std::string SerialisedOutput::joined() const {
+  std::string all;
+  for (const std::string_view part : parts()) all += part;
+  return all;
+}
+
+SerialisedOutput serialise(const model::RunOutput& out) {
+  SerialisedOutput s;
+  std::vector<std::size_t> sizes;
+  for (const model::Table& t : out.tables) {
+    s.rows.push_back(as_chars(t.rows));
+    sizes.push_back(t.rows.size());
+  }
+  std::ostringstream archive;
+  {
+    boost::archive::binary_oarchive ar(archive);
+    ar << to_wire(out, 0, false) << sizes;
+  }
+  const std::string bytes = std::move(archive).str();
+  s.head = std::to_string(bytes.size()) + "\n" + bytes;
+  return s;
+}
+
+model::RunOutput deserialise(std::string_view bytes, const model::ModelInfo& model) {
+  const auto damaged = [] { return InputError("a recorded run output is damaged"); };
+  const std::size_t line_end = bytes.find('\n');
+  if (line_end == std::string_view::npos) throw damaged();
+  std::size_t archive_size = 0;
+  const std::string_view size_text = bytes.substr(0, line_end);
+  if (std::from_chars(size_text.data(), size_text.data() + size_text.size(), archive_size).ec != std::errc() ||
+      archive_size > bytes.size() - line_end - 1)
+    throw damaged();
+  std::istringstream in(std::string(bytes.substr(line_end + 1, archive_size)));
   WireOutput w;
-  ar >> w;
+  std::vector<std::size_t> sizes;
+  {
+    boost::archive::binary_iarchive ar(in);
+    ar >> w >> sizes;
+  }
+  std::size_t at = line_end + 1 + archive_size;
+  if (sizes.size() != w.tables.size()) throw damaged();
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] > bytes.size() - at) throw damaged();
+    w.tables[i].second = std::string(bytes.substr(at, sizes[i]));
+    at += sizes[i];
+  }
+  if (at != bytes.size()) throw damaged();
   return from_wire(std::move(w), model);
 }
 
@@ -368,7 +383,8 @@ class ResultsSink {
   // same time: they only read the same output. Both are done when this returns.
   void write(const config::RunSpec& run, const model::RunOutput& out, bool journaled) {
     std::future<void> recorded;
-    if (!journaled) recorded = std::async(std::launch::async, [&] { sweep_.journal.record(run, serialise(out)); });
+    if (!journaled)
+      recorded = std::async(std::launch::async, [&] { sweep_.journal.record(run, serialise(out).parts()); });
     write_run(writer_, run, out);
     writer_.flush();
     if (recorded.valid()) recorded.get();
@@ -412,7 +428,7 @@ class OutputSender {
   void send(const config::RunSpec& run, const model::RunOutput& out) {
     WireOutput& w = sending_.emplace_back(to_wire(out, run.index));
     if (journal_here_) {
-      sweep_.journal.record(run, serialise(out));
+      sweep_.journal.record(run, serialise(out).parts());
       sweep_.journal.remove_checkpoints(run.index);
     }
     requests_.push_back(control_.isend(0, kOutputTag, w));

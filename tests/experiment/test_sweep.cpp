@@ -45,7 +45,8 @@ TEST_CASE("sweep: a run's output survives serialisation whole", "[unit][sweep]")
   const std::vector<std::byte> rows = {std::byte{1}, std::byte{0}, std::byte{255}, std::byte{7}};
   out.tables.push_back({phold.tables.at(0), rows});
 
-  const model::RunOutput back = deserialise(serialise(out), phold);
+  const std::string bytes = serialise(out).joined();
+  const model::RunOutput back = deserialise(bytes, phold);
   CHECK(back.summary == out.summary);
   CHECK(back.run_attributes == out.run_attributes);
   CHECK(back.measured == out.measured);
@@ -56,6 +57,11 @@ TEST_CASE("sweep: a run's output survives serialisation whole", "[unit][sweep]")
   REQUIRE(back.tables.size() == 1);
   CHECK(back.tables[0].schema == phold.tables.at(0));
   CHECK(back.tables[0].rows == rows);
+  // The rows follow the head uncopied; bytes cut short or lengthened are refused, not misread.
+  CHECK(serialise(out).rows.at(0).data() == reinterpret_cast<const char*>(out.tables[0].rows.data()));
+  CHECK_THROWS_AS(deserialise(std::string_view(bytes).substr(0, bytes.size() - 1), phold), InputError);
+  CHECK_THROWS_AS(deserialise(bytes + "x", phold), InputError);
+  CHECK_THROWS_AS(deserialise("12", phold), InputError);
 }
 
 TEST_CASE("sweep: every run of an experiment lands in the file, in run order", "[unit][sweep]") {

@@ -2,8 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -13,7 +13,7 @@ namespace tracewarp {
 // (temporary file, fsync, rename). IoError on failure.
 void write_atomically(const std::string& path, std::string_view bytes);
 // The same with the file's bytes given in parts, written one after the other (no joined copy).
-void write_atomically(const std::string& path, std::initializer_list<std::string_view> parts);
+void write_atomically(const std::string& path, std::span<const std::string_view> parts);
 
 // An exclusive lock on a results file's name, held by the one run that writes it: a second run
 // on the same output would destroy the first one's work. The lock is an fcntl lock on `path`

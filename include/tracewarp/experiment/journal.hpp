@@ -21,7 +21,9 @@
 #include <cstddef>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tracewarp/config/experiment.hpp"
@@ -64,7 +66,10 @@ class SweepJournal {
 
   bool has(std::size_t run_index) const;
   // Records a finished run (atomically: a kill leaves either no file or the whole file).
-  void record(const config::RunSpec& run, const std::string& output_bytes) const;
+  void record(const config::RunSpec& run, std::span<const std::string_view> output_parts) const;
+  void record(const config::RunSpec& run, std::string_view output_bytes) const {
+    record(run, std::span<const std::string_view>(&output_bytes, 1));
+  }
   // The recorded output of a run (InputError if missing, damaged or another sweep's).
   std::string load(std::size_t run_index) const;
   // Where the engine keeps the checkpoints of a run in progress, and what it checks they are.

@@ -47,8 +47,17 @@ struct SweepOptions {
 // the file gets its final name when the last run is in.
 std::string run_sweep(const Communicator& world, const config::Experiment& experiment, const SweepOptions& options);
 
-// A run's output as bytes and back (what travels from a group's leader to world rank 0).
-std::string serialise(const model::RunOutput& out);
-model::RunOutput deserialise(const std::string& bytes, const model::ModelInfo& model);
+// A run's output as bytes and back: what the journal records of a finished run. The tables' rows
+// (10^8 bytes at 10^5 replication hosts) are not copied: the bytes are `head` (the size of an
+// archive of the rest, with each table's name and size, then that archive) followed by each
+// table's rows as they lie in the output.
+struct SerialisedOutput {
+  std::string head;
+  std::vector<std::string_view> rows;           // views into the output serialised, which must outlive them
+  std::vector<std::string_view> parts() const;  // head, then the rows: the bytes in order
+  std::string joined() const;
+};
+SerialisedOutput serialise(const model::RunOutput& out);
+model::RunOutput deserialise(std::string_view bytes, const model::ModelInfo& model);
 
 }  // namespace tracewarp::experiment
