@@ -78,11 +78,11 @@ void serialize(Archive& ar, tracewarp::AttrValue& v, unsigned version) {
 namespace tracewarp::experiment {
 namespace {
 
-// A run's output on the wire: tables by name (the receiver maps them back to its schemas).
 std::string_view as_chars(const std::vector<std::byte>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+// A run's output on the wire: tables by name (the receiver maps them back to its schemas).
 struct WireOutput {
   std::size_t index = 0;  // of the run in the sweep
   RunStats stats;
@@ -136,12 +136,6 @@ void write_run(results::Writer& writer, const config::RunSpec& run, const model:
 std::vector<std::string_view> SerialisedOutput::parts() const {
   std::vector<std::string_view> all{head};
   all.insert(all.end(), rows.begin(), rows.end());
-  return all;
-}
-
-std::string SerialisedOutput::joined() const {
-  std::string all;
-  for (const std::string_view part : parts()) all += part;
   return all;
 }
 

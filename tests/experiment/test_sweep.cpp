@@ -45,7 +45,9 @@ TEST_CASE("sweep: a run's output survives serialisation whole", "[unit][sweep]")
   const std::vector<std::byte> rows = {std::byte{1}, std::byte{0}, std::byte{255}, std::byte{7}};
   out.tables.push_back({phold.tables.at(0), rows});
 
-  const std::string bytes = serialise(out).joined();
+  const SerialisedOutput serialised = serialise(out);  // named: the parts view into it
+  std::string bytes;
+  for (const std::string_view part : serialised.parts()) bytes += part;
   const model::RunOutput back = deserialise(bytes, phold);
   CHECK(back.summary == out.summary);
   CHECK(back.run_attributes == out.run_attributes);

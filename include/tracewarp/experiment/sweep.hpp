@@ -55,7 +55,6 @@ struct SerialisedOutput {
   std::string head;
   std::vector<std::string_view> rows;           // views into the output serialised, which must outlive them
   std::vector<std::string_view> parts() const;  // head, then the rows: the bytes in order
-  std::string joined() const;
 };
 SerialisedOutput serialise(const model::RunOutput& out);
 model::RunOutput deserialise(std::string_view bytes, const model::ModelInfo& model);

@@ -9,7 +9,7 @@ Availability::Availability(const WalkParams* walk, std::uint64_t host, double pe
   StepNormals first;
   draw_steps({walk->seed, host}, 0, first);
   x_ = walk->start;  // x_0 is the start; step 0's u is not used
-  y_ = std::clamp(x_ + std::sqrt(walk->omega_var) * first.w[0], 0.0, 100.0);
+  y_ = std::clamp(x_ + walk->omega_sd() * first.w[0], 0.0, 100.0);
 }
 
 double Availability::work_between(Time t0, Time t1) {
@@ -32,7 +32,7 @@ Time Availability::finish_time(Time t0, double work) {
   Level l{x_, y_};
   Time t = t0;
   const WalkKey key{walk_->seed, host_};
-  const double omega_sd = std::sqrt(walk_->omega_var);
+  const double omega_sd = walk_->omega_sd();
   StepNormals ahead;
   int next = kWalkBatch;  // the index in `ahead` of step n + 1; none drawn yet
   // A walk stuck at zero availability for ~30 years of simulated time is a model error.

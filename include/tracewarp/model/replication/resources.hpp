@@ -32,6 +32,7 @@ struct WalkParams {
   double start = 50;     // x_0, percent
   double omega_var = 1;  // variance of w
   std::uint64_t seed = 1;
+  double omega_sd() const { return std::sqrt(omega_var); }
   bool operator==(const WalkParams&) const = default;
 };
 
@@ -73,7 +74,7 @@ class Availability {
     double x, y;
   };
   // The levels of the step after one whose x is previous_x, from that step's normals (omega_sd is
-  // the square root of walk_->omega_var, taken once per walk rather than kept in every host).
+  // walk_->omega_sd(), taken once per walk on rather than kept in every host).
   Level next_level(double previous_x, double u, double w, double omega_sd) const {
     const double x = std::clamp(previous_x + upsilon_sd_ * u, 0.0, 100.0);
     return {x, std::clamp(x + omega_sd * w, 0.0, 100.0)};
@@ -97,7 +98,7 @@ class Availability {
 template <class Visit>
 void Availability::walk_on_to(std::int64_t n, Visit visit) {
   const WalkKey key{walk_->seed, host_};
-  const double omega_sd = std::sqrt(walk_->omega_var);
+  const double omega_sd = walk_->omega_sd();
   StepNormals drawn;
   while (step_ < n) {
     draw_steps(key, static_cast<std::uint64_t>(step_ + 1), drawn);
