@@ -434,7 +434,8 @@ template <class RecordOf, class ObjectOf>
 
 // What a rank's pending events occupy, for the memory budget.
 inline std::uint64_t pending_event_bytes(const EventPool& pool, const EventQueue& queue) {
-  return pool.live() * (sizeof(Event) + sizeof(SlotInfo)) + queue.size() * sizeof(QueueEntry);
+  return static_cast<std::uint64_t>(static_cast<double>(pool.live()) * (sizeof(Event) + EventPool::kBookkeepingBytes)) +
+         queue.size() * sizeof(QueueEntry);
 }
 
 }  // namespace tracewarp::detail

@@ -17,6 +17,7 @@
 //   check_event()      rollback-check mode: execute, undo, redo, compare
 //   save_checkpoint()  undo everything uncommitted, wait for quiet, save (checkpoint.hpp)
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -26,6 +27,7 @@
 #include "event_queue.hpp"
 #include "kernel.hpp"
 #include "optimism_tuner.hpp"
+#include "output_log.hpp"
 #include "remote_index.hpp"
 #include "tracewarp/core/error.hpp"
 #include "transport.hpp"
@@ -40,8 +42,9 @@ constexpr std::uint64_t kCheckpointDue = 2;  // rank 0's clock asks for a checkp
 // rolled back (LpTypeOptions): the batch scheduler's copies of its queue were 40% of a 2-rank
 // RICC run, and it is never rolled back there.
 constexpr std::uint64_t kMostCheckpointGrowth = 16;
-// What execute_final() reads of an LpState: its first cache line and the history ring's size.
-constexpr std::size_t kFinalRecordBytes = 2 * 64;
+// What execute_final() reads of an LpState: its first cache line (an LP that keeps committed
+// records also reads the history ring on the second).
+constexpr std::size_t kFinalRecordBytes = 64;
 
 // One executed, not yet fossil-collected event of an LP.
 struct ProcessedEvent {
@@ -50,7 +53,7 @@ struct ProcessedEvent {
   std::uint64_t seq_before = 0;      // the LP's send counter before it ran
   std::uint64_t checkpoint_abs = 0;  // history position of the newest state copy at or before it
   std::uint64_t kept = 0;            // reverse computation: EventContext::keep_for_reverse
-  std::vector<std::byte> output;     // rows emitted, released on commit
+  OutputLog::Span output;            // rows emitted, in the rank's log until commit or undo
   double wall_us = -1;               // handler wall-clock time (timed LP types)
 };
 
@@ -62,22 +65,27 @@ struct SentRef {
 };
 
 // The first cache line holds everything an event committed at once reads and writes of its LP
-// (execute_final, and the prefetches before it), copies of LocalLp's hot fields included; the
-// only other field it reads is the history ring's size, which tells whether the LP holds records
-// at all, at the start of the second line. Such an event touches these two lines
-// (kFinalRecordBytes) besides the LP's object, where it touched five before.
+// (execute_final, and the prefetches before it), copies of LocalLp's hot fields included. Such an
+// event touches this line (kFinalRecordBytes) besides the LP's object, where it touched five
+// before the record was laid out for it, and two before it could tell from this line alone that
+// the LP holds no records (in_dirty_list, keeps_committed_records).
 struct alignas(64) LpState {
   LpRuntime* runtime = nullptr;  // lp->runtime
   std::uint64_t send_seq = 0;
-  EventKey last_key = kMinKey;  // key of the last executed event
+  EventKey last_key = kMinKey;     // key of the last executed event
+  std::uint32_t object_bytes = 0;  // lp->object_bytes
+  bool timed = false;              // lp->timed
+  bool reverse = false;            // lp->reverse
+  // Holds uncommitted records (cleared by fossil collection once all are committed). An LP out
+  // of the list holds no records at all, unless it keeps committed ones:
+  bool in_dirty_list = false;
+  // A type with periodic state copies keeps its newest copy and the records after it, committed
+  // (free_unneeded says why).
+  bool keeps_committed_records = false;
   // History positions are absolute (they count from the LP's first event) so that records keep
   // their identity while the front is fossil-collected.
   std::uint64_t base_abs = 0;       // position of history.front()
   std::uint64_t committed_abs = 0;  // positions below this are committed
-  std::uint32_t object_bytes = 0;   // lp->object_bytes
-  bool timed = false;               // lp->timed
-  bool reverse = false;             // lp->reverse
-  bool in_dirty_list = false;
   Ring<ProcessedEvent> history;
   std::uint64_t last_checkpoint_abs = 0;
   std::uint32_t checkpoint_interval = 1;  // now: LpTypeOptions' k, doubled while not rolled back
@@ -89,7 +97,7 @@ struct alignas(64) LpState {
   const ProcessedEvent& at_abs(std::uint64_t abs) const { return history[abs - base_abs]; }
 };
 
-static_assert(sizeof(LpState) > kFinalRecordBytes && alignof(LpState) == 64);
+static_assert(offsetof(LpState, history) == kFinalRecordBytes && alignof(LpState) == 64);
 
 class OptimisticKernel final : public KernelPort {
  public:
@@ -116,6 +124,7 @@ class OptimisticKernel final : public KernelPort {
       s.timed = lp.timed;
       s.reverse = lp.reverse;
       s.checkpoint_interval = lp.checkpoint_interval;
+      s.keeps_committed_records = lp.checkpoint_interval > 1;
     }
   }
 
@@ -187,7 +196,6 @@ class OptimisticKernel final : public KernelPort {
       for (const Event& ev : restored->pending) {
         const std::uint32_t slot = pool_.alloc();
         pool_.store(slot, ev);
-        pool_.info(slot) = {SlotState::pending, false};
         queue_.push(ev.key.time, slot, setup_.local_index[ev.dest]);
       }
       gvt_ = saved_gvt_ = restored->at;
@@ -229,7 +237,8 @@ class OptimisticKernel final : public KernelPort {
     state.committed = stats_.committed;
     for (const LpState& s : states_) state.send_seq.push_back(s.send_seq);
     state.pending = pending_events(pool_, queue_, [this](std::uint32_t slot) {
-      if (pool_.info(slot).state != SlotState::cancelled) return false;
+      if (pool_.state(slot) != SlotState::cancelled) return false;
+      pool_.state(slot) = SlotState::pending;
       release(slot);
       --cancelled_queued_;
       return true;
@@ -263,8 +272,7 @@ class OptimisticKernel final : public KernelPort {
         queue_, pool_,
         [this](const QueueEntry& e) {
           // An event that will be committed at once reads the record's first two lines only.
-          return std::array<PrefetchRange, 1>{
-              {{&states_[e.lp], e.time < safe_until_ ? kFinalRecordBytes : sizeof(LpState)}}};
+          return std::array<PrefetchRange, 1>{{{&states_[e.lp], record_bytes_read(e.time)}}};
         },
         [this](std::uint32_t lp) {
           return PrefetchRange{states_[lp].runtime, states_[lp].object_bytes};
@@ -286,9 +294,10 @@ class OptimisticKernel final : public KernelPort {
     if (cancelled_queued_ == 0) return queue_.empty() ? kTimeInfinity : queue_.top().time;
     while (!queue_.empty()) {
       const QueueEntry& top = queue_.top();
-      if (pool_.info(top.slot).state != SlotState::cancelled) return top.time;
+      if (pool_.state(top.slot) != SlotState::cancelled) return top.time;
       const std::uint32_t slot = top.slot;
       queue_.pop();
+      pool_.state(slot) = SlotState::pending;
       release(slot);
       --cancelled_queued_;
     }
@@ -298,7 +307,7 @@ class OptimisticKernel final : public KernelPort {
   // Runs the event in `slot` on its LP, s.
   void execute(std::uint32_t slot, LpState& s) {
     const Event& ev = pool_[slot];
-    if (ev.time() < safe_until_ && s.committed_abs == s.end_abs()) return execute_final(slot, s);
+    if (ev.time() < safe_until_ && !s.in_dirty_list) return execute_final(slot, s);
     const std::uint64_t abs = s.end_abs();
     if (s.reverse) {
       s.last_checkpoint_abs = abs;  // no copies: every record is where a rollback may stop
@@ -313,27 +322,30 @@ class OptimisticKernel final : public KernelPort {
     }
     ProcessedEvent& rec = s.history.push_back_slot();
     rec.slot = slot;
-    rec.sent_count = 0;
     rec.seq_before = s.send_seq;
     rec.checkpoint_abs = s.last_checkpoint_abs;
-    rec.output.clear();
-    pool_.info(slot).state = SlotState::processed;
+    pool_.state(slot) = SlotState::processed;
     ++uncommitted_;
     if (!s.in_dirty_list) {
       s.in_dirty_list = true;
       dirty_.push_back(static_cast<std::uint32_t>(&s - states_.data()));
     }
-    rec.wall_us = run_event(s, ev, &rec, rec.output);
+    output_log_.open();
+    rec.wall_us = run_event(s, ev, &rec);
+    rec.output = output_log_.close();
+    rec.sent_count = cancellable_sent_;
     rec.kept = ctx_.kept_for_reverse();
     drain_deferred();
   }
 
-  // Runs ev's handler on s, its rows going to `output`, its sends recorded in `record` (none for an
-  // event committed at once); the handler's wall time for timed LP types.
-  double run_event(LpState& s, const Event& ev, ProcessedEvent* record, std::vector<std::byte>& output) {
+  // Runs ev's handler on s, its sends recorded in `record` and its rows going to the output log
+  // (to final_output_ for an event committed at once, with no record); the handler's wall time
+  // for timed LP types.
+  double run_event(LpState& s, const Event& ev, ProcessedEvent* record) {
     current_ = &s;
     current_record_ = record;
-    current_output_ = &output;
+    in_handler_ = true;
+    cancellable_sent_ = 0;
     current_time_ = ev.time();
     if (executed_bound_ < ev.key) executed_bound_ = ev.key;
     ctx_.bind(*this, ev.dest, ev.time(), &s.send_seq, ev.kind());
@@ -341,20 +353,21 @@ class OptimisticKernel final : public KernelPort {
     const double wall_us = run_handler(s.timed, [&] { s.runtime->execute(ev, ctx_); });
     current_ = nullptr;
     current_record_ = nullptr;
-    current_output_ = nullptr;
+    in_handler_ = false;
     s.last_key = ev.key;
     return wall_us;
   }
 
   // An event below safe_until_ is final when it runs: it is executed with no history record, no
-  // state copy and nothing kept for reverse computation, and committed at once. The LP's own
-  // records (all committed) are dropped first: a coast-forward from an older copy would miss
-  // this event (none can happen below safe_until_, but the records would stay wrong).
+  // state copy and nothing kept for reverse computation, and committed at once. Only an LP with
+  // no uncommitted records comes here; committed ones it kept are dropped first: a coast-forward
+  // from an older copy would miss this event (none can happen below safe_until_, but the records
+  // would stay wrong).
   void execute_final(std::uint32_t slot, LpState& s) {
-    free_records(s, s.end_abs());
+    if (s.keeps_committed_records) free_records(s, s.end_abs());
     const Event& ev = pool_[slot];
     final_output_.clear();
-    const double wall_us = run_event(s, ev, nullptr, final_output_);
+    const double wall_us = run_event(s, ev, nullptr);
     CommitContext commit(ev.dest, final_output_, wall_us);
     commit_event(*s.runtime, ev.dest, ev, commit);
     ++stats_.committed;
@@ -369,11 +382,12 @@ class OptimisticKernel final : public KernelPort {
     if (capture_) captured_.push_back(ev);
     // Sends from on_init belong to no executed event and can never be cancelled.
     const bool cancellable = current_record_ != nullptr;
-    if (cancellable) ++current_record_->sent_count;
+    // Counted here, stored in the record once the handler returns: the record's line is often
+    // still on its way when the first send comes.
+    cancellable_sent_ += cancellable;
     if (const std::uint32_t index = setup_.local_index[ev.dest]; index != kNotLocal) {
       const std::uint32_t slot = pool_.alloc();
       pool_.store(slot, ev);
-      pool_.info(slot) = {SlotState::pending, false};
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, slot});
       // An event beyond every key executed here cannot roll anything back: it joins the queue at
       // once. Others wait until the handler has returned.
@@ -382,7 +396,7 @@ class OptimisticKernel final : public KernelPort {
       else
         deferred_.push_back({slot, false});
     } else {
-      if (current_output_ != nullptr && ev.key.time - current_time_ < final_lookahead_) [[unlikely]]
+      if (in_handler_ && ev.key.time - current_time_ < final_lookahead_) [[unlikely]]
         throw lookahead_broken("optimistic", ev, "from an event at " + std::to_string(current_time_), final_lookahead_,
                                "engine.commit_within_lookahead = false");
       if (cancellable) current_->sent.push_back({ev.key, ev.dest, kRemoteSlot});
@@ -393,8 +407,11 @@ class OptimisticKernel final : public KernelPort {
 
   void emit(RecordTag tag, const void* row, std::uint32_t size) override {
     if (coasting_) return;
-    if (current_output_ == nullptr) throw InvariantError(kEmitInInit);
-    CommitContext::append(*current_output_, tag, row, size);
+    if (!in_handler_) throw InvariantError(kEmitInInit);
+    if (current_record_ != nullptr)
+      output_log_.append(tag, row, size);
+    else
+      CommitContext::append(final_output_, tag, row, size);
   }
 
   // ---- arrivals, cancellations and rollback ---------------------------------------------------
@@ -433,19 +450,22 @@ class OptimisticKernel final : public KernelPort {
   // Queues a pending event; one that will run soon has its LP's record fetched now, since the
   // prefetches a few events ahead (prefetch_ahead) have passed its place in the order.
   void push_pending(Time time, std::uint32_t slot, std::uint32_t index) {
-    if (queue_.push(time, slot, index)) prefetch_lines(&states_[index], kFinalRecordBytes);
+    if (queue_.push(time, slot, index)) prefetch_lines(&states_[index], record_bytes_read(time));
   }
+
+  // What executing an event at `time` will read of its LP's record: an event committed at once,
+  // the first line; another, all of it.
+  std::size_t record_bytes_read(Time time) const { return time < safe_until_ ? kFinalRecordBytes : sizeof(LpState); }
 
   void annihilate(std::uint32_t slot) {
     const Event& ev = pool_[slot];
-    SlotInfo& info = pool_.info(slot);
-    if (info.state == SlotState::processed) rollback(state_of(ev.dest), ev.key, /*inclusive=*/true);
+    if (pool_.state(slot) == SlotState::processed) rollback(state_of(ev.dest), ev.key, /*inclusive=*/true);
     // Now pending with an entry in the queue; the entry is dropped when it reaches the top.
-    info.state = SlotState::cancelled;
+    pool_.state(slot) = SlotState::cancelled;
     ++cancelled_queued_;
-    if (info.from_remote) {
+    if (pool_.from_remote(slot)) {
       remote_index_.erase(ev.key);
-      info.from_remote = false;
+      pool_.set_from_remote(slot, false);
     }
   }
 
@@ -453,7 +473,7 @@ class OptimisticKernel final : public KernelPort {
     if (!anti) {
       const std::uint32_t slot = pool_.alloc();
       pool_.store(slot, ev);
-      pool_.info(slot) = {SlotState::pending, true};
+      pool_.set_from_remote(slot, true);
       remote_index_.insert(ev.key, slot);
       enqueue(slot);
     } else {
@@ -496,16 +516,17 @@ class OptimisticKernel final : public KernelPort {
         cancel(s.sent.back());
         s.sent.pop_back();
       }
-      pool_.info(rec.slot).state = SlotState::pending;
+      pool_.state(rec.slot) = SlotState::pending;
       queue_.push(pool_[rec.slot].key.time, rec.slot, static_cast<std::uint32_t>(&s - states_.data()));
       ++stats_.rolled_back;
       --uncommitted_;
       if (s.reverse) {
         const Event& ev = pool_[rec.slot];
-        runtime.reverse(ev, ReverseContext(s.lp->id, ev.time(), rec.kept, kept_bytes(rec.output)));
+        runtime.reverse(ev, ReverseContext(s.lp->id, ev.time(), rec.kept, kept_bytes(output_log_.view(rec.output))));
       } else if (i > keep && rec.checkpoint_abs == s.base_abs + i) {
         drop_back_snapshot(s);
       }
+      output_log_.release(rec.output);
     }
     // Restore the state as it was before history[keep] (reverse computation already has).
     const ProcessedEvent& first_undone = s.history[keep];
@@ -540,7 +561,7 @@ class OptimisticKernel final : public KernelPort {
   }
 
   // The bytes an event kept for its on_reverse (EventContext::keep_bytes_for_reverse), or none.
-  static std::span<const std::byte> kept_bytes(const std::vector<std::byte>& output) {
+  static std::span<const std::byte> kept_bytes(std::span<const std::byte> output) {
     for (std::size_t at = 0; at < output.size();) {
       CommitContext::RecordHeader h;
       std::memcpy(&h, output.data() + at, sizeof h);
@@ -569,11 +590,11 @@ class OptimisticKernel final : public KernelPort {
     snapshot_bytes_ -= s.lp->state_bytes;
   }
 
+  // Frees a slot, which must be pending again (EventPool: a slot is allocated pending).
   void release(std::uint32_t slot) {
-    SlotInfo& info = pool_.info(slot);
-    if (info.from_remote) {
+    if (pool_.from_remote(slot)) {
       remote_index_.erase(pool_[slot].key);
-      info.from_remote = false;
+      pool_.set_from_remote(slot, false);
     }
     pool_.free(slot);
   }
@@ -678,9 +699,9 @@ class OptimisticKernel final : public KernelPort {
       ProcessedEvent& rec = s.at_abs(s.committed_abs);
       const Event& ev = pool_[rec.slot];
       if (ev.time() >= gvt) break;
-      CommitContext commit(ev.dest, rec.output, rec.wall_us);
+      CommitContext commit(ev.dest, output_log_.view(rec.output), rec.wall_us);
       commit_event(*s.runtime, ev.dest, ev, commit);
-      rec.output.clear();
+      output_log_.release(rec.output);
       ++s.committed_abs;
       ++stats_.committed;
       --uncommitted_;
@@ -709,6 +730,7 @@ class OptimisticKernel final : public KernelPort {
         s.runtime->pop_front_snapshot();
         snapshot_bytes_ -= s.lp->state_bytes;
       }
+      pool_.state(rec.slot) = SlotState::pending;
       release(rec.slot);
       s.history.pop_front();
       ++s.base_abs;
@@ -737,7 +759,8 @@ class OptimisticKernel final : public KernelPort {
     execute(slot, s);
     std::vector<Event> first_sends = std::move(captured_);
     const std::shared_ptr<const void> first_state = s.runtime->copy_state();
-    const std::vector<std::byte> first_output = s.history.back().output;
+    const std::span<const std::byte> first_view = output_log_.view(s.history.back().output);
+    const std::vector<std::byte> first_output(first_view.begin(), first_view.end());
     const std::uint64_t first_seq = s.send_seq;
 
     rollback(s, key, /*inclusive=*/true);
@@ -764,7 +787,8 @@ class OptimisticKernel final : public KernelPort {
     if (captured_ != first_sends || s.send_seq != first_seq)
       throw RollbackCheckError("rollback check failed: " + where() +
                                ": re-executing the event after a rollback sent different events");
-    if (s.history.back().output != first_output)
+    if (const std::span<const std::byte> again = output_log_.view(s.history.back().output);
+        !std::ranges::equal(again, first_output))
       throw RollbackCheckError("rollback check failed: " + where() +
                                ": re-executing the event after a rollback emitted different output");
   }
@@ -783,7 +807,6 @@ class OptimisticKernel final : public KernelPort {
   std::vector<std::uint32_t> dirty_;  // LPs with uncommitted history
   LpState* current_ = nullptr;
   ProcessedEvent* current_record_ = nullptr;
-  std::vector<std::byte>* current_output_ = nullptr;  // where the running handler's rows go
   // The running handler's event time. Events below safe_until_ are final only if no event between
   // ranks is ever sent with less than the lookahead's delay (sends from on_init are not held to
   // it: they arrive before the first round ends).
@@ -794,8 +817,11 @@ class OptimisticKernel final : public KernelPort {
   // check, which must undo every event).
   Time final_lookahead_ = 0;
   Time safe_until_ = std::numeric_limits<Time>::min();
-  std::uint64_t cancelled_queued_ = 0;  // cancelled events whose queue entries are still there
-  std::vector<std::byte> final_output_;
+  std::uint64_t cancelled_queued_ = 0;   // cancelled events whose queue entries are still there
+  std::vector<std::byte> final_output_;  // rows of the event committed at once now running
+  OutputLog output_log_;                 // rows of the events not yet committed
+  bool in_handler_ = false;              // an event's handler runs (not on_init)
+  std::uint32_t cancellable_sent_ = 0;   // events the running handler sent, if it has a record
   bool coasting_ = false;
   bool capture_ = false;
   std::vector<Event> captured_;

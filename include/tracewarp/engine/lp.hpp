@@ -258,11 +258,15 @@ class CommitContext {
     RecordTag tag;
     std::uint32_t size;
   };
-  static void append(std::vector<std::byte>& out, RecordTag tag, const void* row, std::uint32_t size) {
+  static RecordHeader header(RecordTag tag, std::uint32_t size) {
     RecordHeader h;
     std::memset(&h, 0, sizeof h);  // no uninitialised padding: rows are compared bytewise
     h.tag = tag;
     h.size = size;
+    return h;
+  }
+  static void append(std::vector<std::byte>& out, RecordTag tag, const void* row, std::uint32_t size) {
+    const RecordHeader h = header(tag, size);
     const auto* hp = reinterpret_cast<const std::byte*>(&h);
     out.insert(out.end(), hp, hp + sizeof h);
     const auto* rp = static_cast<const std::byte*>(row);
