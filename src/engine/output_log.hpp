@@ -40,10 +40,9 @@ class OutputLog {
     start_ = fill_;
   }
   void append(RecordTag tag, const void* row, std::uint32_t size) {
-    const CommitContext::RecordHeader header = CommitContext::header(tag, size);
-    std::byte* at = reserve(sizeof header + size);
-    std::memcpy(at, &header, sizeof header);
-    if (size != 0) std::memcpy(at + sizeof header, row, size);
+    std::byte* at = reserve(sizeof(CommitContext::RecordHeader) + size);
+    CommitContext::write_header(at, tag, size);
+    if (size != 0) std::memcpy(at + sizeof(CommitContext::RecordHeader), row, size);
   }
   Span close() {
     const Span span{tail_, static_cast<std::uint32_t>(start_), static_cast<std::uint32_t>(fill_ - start_)};

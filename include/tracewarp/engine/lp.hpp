@@ -60,7 +60,9 @@
 
 #include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -258,19 +260,18 @@ class CommitContext {
     RecordTag tag;
     std::uint32_t size;
   };
-  static RecordHeader header(RecordTag tag, std::uint32_t size) {
-    RecordHeader h;
-    std::memset(&h, 0, sizeof h);  // no uninitialised padding: rows are compared bytewise
-    h.tag = tag;
-    h.size = size;
-    return h;
+  // Writes a row's header at `to` (sizeof(RecordHeader) bytes), its padding zeroed: rows are
+  // compared bytewise, and a copy of a struct need not carry its padding.
+  static void write_header(std::byte* to, RecordTag tag, std::uint32_t size) {
+    std::memset(to, 0, sizeof(RecordHeader));
+    std::memcpy(to + offsetof(RecordHeader, tag), &tag, sizeof tag);
+    std::memcpy(to + offsetof(RecordHeader, size), &size, sizeof size);
   }
   static void append(std::vector<std::byte>& out, RecordTag tag, const void* row, std::uint32_t size) {
-    const RecordHeader h = header(tag, size);
-    const auto* hp = reinterpret_cast<const std::byte*>(&h);
-    out.insert(out.end(), hp, hp + sizeof h);
-    const auto* rp = static_cast<const std::byte*>(row);
-    out.insert(out.end(), rp, rp + size);
+    const std::size_t at = out.size();
+    out.resize(at + sizeof(RecordHeader) + size);
+    write_header(out.data() + at, tag, size);
+    if (size != 0) std::memcpy(out.data() + at + sizeof(RecordHeader), row, size);
   }
 
  private:
