@@ -271,7 +271,7 @@ class OptimisticKernel final : public KernelPort {
     prefetch_upcoming(
         queue_, pool_,
         [this](const QueueEntry& e) {
-          // An event that will be committed at once reads the record's first two lines only.
+          // An event that will be committed at once reads the record's first line only.
           return std::array<PrefetchRange, 1>{{{&states_[e.lp], record_bytes_read(e.time)}}};
         },
         [this](std::uint32_t lp) {
