@@ -44,7 +44,7 @@ class EventPool {
     return next_++;
   }
   void free(std::uint32_t s) {
-    assert(states_.empty() || (states_[s] == SlotState::pending && !from_remote(s)));
+    assert(states_[s] == SlotState::pending && !from_remote(s));
     free_.push_back(s);
     --live_;
   }

@@ -268,10 +268,11 @@ class CommitContext {
     std::memcpy(to + offsetof(RecordHeader, size), &size, sizeof size);
   }
   static void append(std::vector<std::byte>& out, RecordTag tag, const void* row, std::uint32_t size) {
-    const std::size_t at = out.size();
-    out.resize(at + sizeof(RecordHeader) + size);
-    write_header(out.data() + at, tag, size);
-    if (size != 0) std::memcpy(out.data() + at + sizeof(RecordHeader), row, size);
+    std::byte header[sizeof(RecordHeader)];
+    write_header(header, tag, size);
+    out.insert(out.end(), header, header + sizeof header);
+    const auto* rp = static_cast<const std::byte*>(row);
+    out.insert(out.end(), rp, rp + size);
   }
 
  private:
