@@ -6,40 +6,27 @@
 #include "tracewarp/core/error.hpp"
 
 namespace tracewarp::detail {
-namespace {
 
-// The GVT reduction combines its values in one collective: white messages in transit (a sum),
-// the time minimum, the flags (an OR), committed events (a sum) and the clocks (a maximum).
-void combine_reduction(void* in, void* inout, int* len, MPI_Datatype*) {
-  const auto* a = static_cast<const std::int64_t*>(in);
-  auto* b = static_cast<std::int64_t*>(inout);
-  for (int i = 0; i < *len; ++i, a += Transport::kReduced, b += Transport::kReduced) {
-    b[0] += a[0];
-    b[1] = std::min(b[1], a[1]);
-    b[2] |= a[2];
-    b[3] += a[3];
-    b[4] = std::max(b[4], a[4]);
-  }
-}
-
-}  // namespace
-
-Transport::Transport(const Communicator& comm) : comm_(comm.impl().comm) {
+Transport::Transport(const Communicator& comm)
+    : comm_(comm.impl().comm), reduction_(comm.impl().comm, &Transport::combine) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   batches_.resize(static_cast<std::size_t>(size_));
   batch_counts_.assign(static_cast<std::size_t>(size_), 0);
-  MPI_Type_contiguous(kReduced, MPI_INT64_T, &reduce_type_);
-  MPI_Type_commit(&reduce_type_);
-  MPI_Op_create(&combine_reduction, /*commute=*/1, &reduce_op_);
 }
 
 Transport::~Transport() {
   MPI_Waitall(static_cast<int>(send_requests_.size()), send_requests_.data(), MPI_STATUSES_IGNORE);
-  // A reduction still in flight is not waited for: that happens only while an error unwinds, and
-  // the peers may never join it (the error path ends in MPI_Abort).
-  MPI_Op_free(&reduce_op_);
-  MPI_Type_free(&reduce_type_);
+}
+
+// The GVT reduction combines white messages in transit (a sum), the time minimum, the flags (an
+// OR), committed events (a sum) and the clocks (a maximum).
+void Transport::combine(const Values& in, Values& inout) {
+  inout[0] += in[0];
+  inout[1] = std::min(inout[1], in[1]);
+  inout[2] |= in[2];
+  inout[3] += in[3];
+  inout[4] = std::max(inout[4], in[4]);
 }
 
 void Transport::post(int rank, const Event& ev, bool anti) {
@@ -112,39 +99,33 @@ std::int64_t Transport::received_below(std::uint32_t epoch) const {
   return n;
 }
 
-void Transport::fill_reduction(Time local_min, std::uint64_t flags, Tally tally,
-                               std::int64_t (&local)[kReduced]) const {
-  local[0] = sent_before_epoch_ - received_below(epoch_);
-  local[1] = std::min(local_min, red_min_);
-  local[2] = static_cast<std::int64_t>(flags);
-  local[3] = static_cast<std::int64_t>(tally.committed);
-  local[4] = tally.wall_ns;
+Transport::Values Transport::contribution(Time local_min, std::uint64_t flags, Tally tally) const {
+  return {sent_before_epoch_ - received_below(epoch_), std::min(local_min, red_min_), static_cast<std::int64_t>(flags),
+          static_cast<std::int64_t>(tally.committed), tally.wall_ns};
 }
 
-Transport::Reduction Transport::unpack(const std::int64_t (&global)[kReduced]) {
+Transport::Reduction Transport::unpack(const Values& global) {
   return {
       global[0], global[1], static_cast<std::uint64_t>(global[2]), {static_cast<std::uint64_t>(global[3]), global[4]}};
 }
 
 Transport::Reduction Transport::reduce(Time local_min, std::uint64_t flags, Tally tally) {
-  std::int64_t local[kReduced];
-  fill_reduction(local_min, flags, tally, local);
-  std::int64_t global[kReduced];
-  MPI_Allreduce(local, global, 1, reduce_type_, reduce_op_, comm_);
-  return unpack(global);
+  start_reduce(local_min, flags, tally);
+  Reduction out;
+  while (!test_reduce(out)) {
+  }
+  return out;
 }
 
 void Transport::start_reduce(Time local_min, std::uint64_t flags, Tally tally) {
-  if (reduce_request_ != MPI_REQUEST_NULL) throw InvariantError("transport: a reduction is already in flight");
-  fill_reduction(local_min, flags, tally, reduce_in_);
-  MPI_Iallreduce(reduce_in_, reduce_out_, 1, reduce_type_, reduce_op_, comm_, &reduce_request_);
+  if (reduction_.in_flight()) throw InvariantError("transport: a reduction is already in flight");
+  reduction_.start(contribution(local_min, flags, tally));
 }
 
 bool Transport::test_reduce(Reduction& out) {
-  int done = 0;
-  MPI_Test(&reduce_request_, &done, MPI_STATUS_IGNORE);
-  if (!done) return false;
-  out = unpack(reduce_out_);
+  Values global;
+  if (!reduction_.test(global)) return false;
+  out = unpack(global);
   return true;
 }
 

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <vector>
 
+#include "pairwise_reduction.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/event.hpp"
 
@@ -112,14 +113,11 @@ class Transport {
   std::int64_t received_below(std::uint32_t epoch) const;
   bool in_round_ = false;
   Time red_min_ = kTimeInfinity;
-  MPI_Op reduce_op_ = MPI_OP_NULL;
-  MPI_Datatype reduce_type_ = MPI_DATATYPE_NULL;
-  // The reduction in flight (start_reduce): MPI reads and writes these until it completes.
-  MPI_Request reduce_request_ = MPI_REQUEST_NULL;
-  std::int64_t reduce_in_[kReduced] = {};
-  std::int64_t reduce_out_[kReduced] = {};
-  void fill_reduction(Time local_min, std::uint64_t flags, Tally tally, std::int64_t (&local)[kReduced]) const;
-  static Reduction unpack(const std::int64_t (&global)[kReduced]);
+  using Values = PairwiseReduction<kReduced>::Values;
+  PairwiseReduction<kReduced> reduction_;
+  Values contribution(Time local_min, std::uint64_t flags, Tally tally) const;
+  static void combine(const Values& in, Values& inout);
+  static Reduction unpack(const Values& global);
 };
 
 template <class OnItem>
