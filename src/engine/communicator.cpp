@@ -163,7 +163,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   // Only the main thread ever calls MPI; the other threads (TBB workers in handlers and in the
   // results writer, the journal's writer) never do. Open MPI 4 takes its internal locks at every
   // level above SINGLE, FUNNELED included: they were 13.8% of a 2-rank optimistic run's samples,
-  // and asking for SINGLE made that run 4-8% faster (docs/performance.md). MPICH makes no
+  // and asking for SINGLE made that run faster (docs/performance.md). MPICH makes no
   // difference between the two levels.
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
