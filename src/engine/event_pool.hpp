@@ -11,10 +11,7 @@
 #include <new>
 #include <vector>
 
-#if __has_include(<sys/mman.h>)
-#include <sys/mman.h>
-#endif
-
+#include "tracewarp/core/memory.hpp"
 #include "tracewarp/engine/event.hpp"
 
 namespace tracewarp::detail {
@@ -87,16 +84,14 @@ class EventPool {
  private:
   // Chunks are 2 MiB-aligned and, on Linux, offered to the kernel for transparent huge pages:
   // with millions of pending events every event touched is a TLB miss and every new page a fault.
-  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  static constexpr std::size_t kHugePage = kHugePageBytes;
   struct ChunkDelete {
     void operator()(Event* chunk) const { ::operator delete (chunk, std::align_val_t{kHugePage}); }
   };
   static std::unique_ptr<Event[], ChunkDelete> new_chunk() {
     constexpr std::size_t bytes = sizeof(Event) * kChunkSize;
     auto* chunk = static_cast<Event*>(::operator new (bytes, std::align_val_t{kHugePage}));
-#ifdef MADV_HUGEPAGE
-    madvise(chunk, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);  // a hint: failure changes nothing
-#endif
+    offer_huge_pages(chunk, bytes);
     std::uninitialized_default_construct_n(chunk, kChunkSize);
     return std::unique_ptr<Event[], ChunkDelete>(chunk);
   }
