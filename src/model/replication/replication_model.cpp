@@ -31,12 +31,15 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   shared.service = std::max<Time>(1, from_seconds(1.0 / params.server_rate));
   Collector out;
   out.buckets = model::TickBuckets<2>(params.context.series_interval);
-  // Room for the rows before the first is written: without it, growing the tables (two 60-MB
-  // vectors at 10^6 tasks) was a third of committing their rows, most of it page faults. A task
-  // has one row and at least one copy; copies beyond two per task grow the table as before. Only
-  // what is written becomes resident, so every rank may reserve all of it.
-  reserve_huge(out.tasks, params.tasks);
-  reserve_huge(out.copies, 2 * params.tasks);
+  // Room for this rank's rows before the first is written: without it, growing the tables (two
+  // 60-MB vectors at 10^6 tasks) was a third of committing their rows, most of it page faults.
+  // The sizes are estimates of a rank's share (a task has one row and 1.1-1.2 copies at 10^5
+  // hosts), with room to spare; beyond them a table grows as before. A reservation only becomes
+  // memory where it is written, but it is not made larger than the share, so that many ranks on
+  // one node with strict overcommit do not each reserve the whole run.
+  const std::size_t share = params.tasks / static_cast<std::size_t>(comm.size()) + 1;
+  reserve_huge(out.tasks, share + share / 8);
+  reserve_huge(out.copies, share + share / 2);
   Simulation sim(comm, engine);
   // The network's shortest delay: two hops inside one domain (Network::delay_between_domains).
   sim.declare_lookahead(2 * shared.network.hop_latency);
