@@ -84,13 +84,12 @@ class EventPool {
  private:
   // Chunks are 2 MiB-aligned and, on Linux, offered to the kernel for transparent huge pages:
   // with millions of pending events every event touched is a TLB miss and every new page a fault.
-  static constexpr std::size_t kHugePage = kHugePageBytes;
   struct ChunkDelete {
-    void operator()(Event* chunk) const { ::operator delete (chunk, std::align_val_t{kHugePage}); }
+    void operator()(Event* chunk) const { ::operator delete (chunk, std::align_val_t{kHugePageBytes}); }
   };
   static std::unique_ptr<Event[], ChunkDelete> new_chunk() {
     constexpr std::size_t bytes = sizeof(Event) * kChunkSize;
-    auto* chunk = static_cast<Event*>(::operator new (bytes, std::align_val_t{kHugePage}));
+    auto* chunk = static_cast<Event*>(::operator new (bytes, std::align_val_t{kHugePageBytes}));
     offer_huge_pages(chunk, bytes);
     std::uninitialized_default_construct_n(chunk, kChunkSize);
     return std::unique_ptr<Event[], ChunkDelete>(chunk);

@@ -22,7 +22,7 @@ class PairwiseReduction {
     MPI_Comm_dup(comm, &comm_);  // its messages can never match another's receives
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
-    while (pow2_ * 2 <= size_) pow2_ *= 2;
+    for (; pow2_ * 2 <= size_; pow2_ *= 2) ++last_stage_;
   }
   ~PairwiseReduction() {
     // Only while an error unwinds can a reduction be in flight (the peers may never answer it,
@@ -64,15 +64,9 @@ class PairwiseReduction {
   // receives), then one per doubling step, then the result back to the extra rank.
   bool extra() const { return rank_ >= pow2_; }
   bool has_extra() const { return rank_ + pow2_ < size_; }
-  int steps() const {
-    int n = 0;
-    for (int mask = 1; mask < pow2_; mask *= 2) ++n;
-    return n;
-  }
 
   void post() {
     requests_[0] = requests_[1] = MPI_REQUEST_NULL;
-    const int last = steps() + 1;
     if (stage_ == 0) {
       if (extra()) {
         outgoing_ = acc_;
@@ -81,7 +75,7 @@ class PairwiseReduction {
       } else if (has_extra()) {
         MPI_Irecv(incoming_.data(), N, MPI_INT64_T, rank_ + pow2_, kTag, comm_, &requests_[1]);
       }
-    } else if (stage_ < last) {
+    } else if (stage_ < last_stage_) {
       const int peer = rank_ ^ (1 << (stage_ - 1));
       outgoing_ = acc_;
       MPI_Isend(outgoing_.data(), N, MPI_INT64_T, peer, kTag, comm_, &requests_[0]);
@@ -90,13 +84,12 @@ class PairwiseReduction {
   }
 
   void finish_stage() {
-    const int last = steps() + 1;
     if (stage_ == 0 && extra()) {  // the result came back from the partner
       in_flight_ = false;
       return;
     }
     if ((stage_ == 0 && has_extra()) || stage_ > 0) combine_(incoming_, acc_);
-    if (++stage_ < last) return;
+    if (++stage_ < last_stage_) return;
     if (has_extra()) {
       outgoing_ = acc_;
       MPI_Isend(outgoing_.data(), N, MPI_INT64_T, rank_ + pow2_, kTag, comm_, &result_send_);
@@ -109,6 +102,7 @@ class PairwiseReduction {
   int rank_ = 0;
   int size_ = 1;
   int pow2_ = 1;
+  int last_stage_ = 1;  // stage 0, then one per doubling step (log2 pow2_)
   int stage_ = 0;
   bool in_flight_ = false;
   Values acc_{};

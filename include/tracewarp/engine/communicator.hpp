@@ -53,7 +53,7 @@ class Communicator {
   std::shared_ptr<Impl> impl_;
 };
 
-// Initialises MPI (thread level FUNNELED: MPI stays on the main thread) for the life of the
+// Initialises MPI (thread level SINGLE: only the main thread calls MPI) for the life of the
 // object, and finalises it after; it is a no-op if MPI is already initialised.
 class MpiSession {
  public:
