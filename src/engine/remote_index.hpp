@@ -1,7 +1,9 @@
 // Where the events that arrived from other ranks are, by identity (sender LP and sequence), so
 // that an anti-message can find its event. Open addressing with linear probing and backward-shift
 // deletion: no allocation per event and no tombstones, which matters because every remote event
-// is inserted once and erased once.
+// is inserted once and erased once. The table also shrinks when few entries are left: a burst
+// (the replication model's start, 50,000 events from the other rank) would otherwise leave the
+// 2,000 entries of the steady state spread over 3 MiB, a cache miss at every insert and erase.
 #pragma once
 
 #include <cstdint>
@@ -15,10 +17,12 @@ class RemoteIndex {
  public:
   static constexpr std::uint32_t kAbsent = ~0u;
 
-  RemoteIndex() { slots_.resize(1024); }
+  static constexpr std::size_t kMinSlots = 1024;
+
+  RemoteIndex() { slots_.resize(kMinSlots); }
 
   void insert(const EventKey& key, std::uint32_t slot) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+    if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
     place({key.kind_sender, key.seq, slot});
     ++size_;
   }
@@ -48,8 +52,12 @@ class RemoteIndex {
     }
     slots_[i].slot = kAbsent;
     --size_;
+    // Below an eighth full, half the slots. Either way a rehash leaves the next one at least an
+    // eighth of the new table's slots in operations away, so it stays amortised O(1).
+    if (size_ * 8 < slots_.size() && slots_.size() > kMinSlots) rehash(slots_.size() / 2);
   }
   std::size_t size() const { return size_; }
+  std::size_t capacity() const { return slots_.size(); }
 
  private:
   struct Entry {
@@ -70,8 +78,8 @@ class RemoteIndex {
     while (slots_[i].slot != kAbsent) i = next(i);
     slots_[i] = e;
   }
-  void grow() {
-    std::vector<Entry> old(slots_.size() * 2);
+  void rehash(std::size_t slots) {
+    std::vector<Entry> old(slots);
     old.swap(slots_);
     for (const Entry& e : old)
       if (e.slot != kAbsent) place(e);
