@@ -6,15 +6,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
+#include <string>
 #include <system_error>
+#include <thread>
 
 #include "communicator_impl.hpp"
+#include "tracewarp/core/error.hpp"
 
 namespace tracewarp {
 namespace {
+
+constexpr std::size_t kMostMpiCount = static_cast<std::size_t>(std::numeric_limits<int>::max());
 
 std::shared_ptr<Communicator::Impl> wrap(MPI_Comm comm, bool owned) {
   auto impl = std::make_shared<Communicator::Impl>();
@@ -74,6 +82,19 @@ double Communicator::max(double value) const {
   return value;
 }
 
+std::uint64_t Communicator::broadcast_waiting_idle(std::uint64_t value, int root) const {
+  MPI_Request request;
+  MPI_Ibcast(&value, 1, MPI_UINT64_T, root, impl_->comm, &request);
+  std::chrono::microseconds pause{20};
+  for (;;) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return value;
+    std::this_thread::sleep_for(pause);
+    pause = std::min<std::chrono::microseconds>(2 * pause, std::chrono::milliseconds(1));
+  }
+}
+
 std::vector<std::uint64_t> Communicator::all_gather(std::span<const std::uint64_t> mine) const {
   std::vector<std::uint64_t> all(mine.size() * static_cast<std::size_t>(size()));
   MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(), static_cast<int>(mine.size()),
@@ -81,21 +102,33 @@ std::vector<std::uint64_t> Communicator::all_gather(std::span<const std::uint64_
   return all;
 }
 
-std::vector<std::byte> Communicator::gather(const std::vector<std::byte>& mine, int root) const {
-  const int ranks = size();
-  const int me = rank();
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(me == root ? static_cast<std::size_t>(ranks) : 0);
+void Communicator::gather(std::span<const std::byte> mine, std::span<std::byte> all, std::size_t element_bytes,
+                          int root) const {
+  const auto elements = [&](std::size_t bytes, const char* what) {
+    if (element_bytes == 0 || element_bytes > kMostMpiCount || bytes % element_bytes != 0 ||
+        bytes / element_bytes > kMostMpiCount)
+      throw InvariantError(std::string("gather: ") + what + " is not a count of elements MPI can send");
+    return static_cast<int>(bytes / element_bytes);
+  };
+  const int count = elements(mine.size(), "a rank's part");
+  const bool here = rank() == root;
+  std::vector<int> counts(here ? static_cast<std::size_t>(size()) : 0);
   MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, root, impl_->comm);
   std::vector<int> offsets(counts.size(), 0);
   std::size_t total = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
     offsets[r] = static_cast<int>(total);
     total += static_cast<std::size_t>(counts[r]);
+    if (total > kMostMpiCount) throw InvariantError("gather: more elements than MPI can count");
   }
-  std::vector<std::byte> all(total);
-  MPI_Gatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, root, impl_->comm);
-  return all;
+  if (here && total * element_bytes != all.size())
+    throw InvariantError("gather: room for " + std::to_string(all.size()) + " bytes, " +
+                         std::to_string(total * element_bytes) + " arrive");
+  MPI_Datatype element;
+  MPI_Type_contiguous(static_cast<int>(element_bytes), MPI_BYTE, &element);
+  MPI_Type_commit(&element);
+  MPI_Gatherv(mine.data(), count, element, all.data(), counts.data(), offsets.data(), element, root, impl_->comm);
+  MPI_Type_free(&element);
 }
 
 void Communicator::send(int dest, int tag, const std::vector<std::byte>& bytes) const {

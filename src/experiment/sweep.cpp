@@ -469,10 +469,9 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
   }
 
   RunDealer dealer(world.as_boost(), to_run.size());
-  const boost::mpi::communicator group = comm.as_boost();
   for (;;) {
-    std::size_t taken = comm.rank() == 0 ? dealer.take() : 0;
-    boost::mpi::broadcast(group, taken, 0);
+    // The others may wait here while the leader writes its run's results, with every core.
+    const std::size_t taken = comm.broadcast_waiting_idle(comm.rank() == 0 ? dealer.take() : 0);
     if (taken == to_run.size()) break;
     const config::RunSpec& run = runs[to_run[taken]];
     EngineConfig engine = engine_for(sweep, run);

@@ -32,10 +32,16 @@ class Communicator {
   void sum(std::span<std::uint64_t> values) const;
   void max(std::span<std::uint64_t> values) const;
   double max(double value) const;
+  // `value` of `root`, on every rank. The others wait for it without keeping a core busy: they
+  // test, then sleep a while that grows to a millisecond. A blocking MPI wait spins, and ranks
+  // wait seconds while the root writes results with a thread on every core.
+  std::uint64_t broadcast_waiting_idle(std::uint64_t value, int root = 0) const;
   // Gathers `mine` from every rank, concatenated in rank order, on every rank.
   std::vector<std::uint64_t> all_gather(std::span<const std::uint64_t> mine) const;
-  // Every rank's bytes, concatenated in rank order, on `root` (empty elsewhere).
-  std::vector<std::byte> gather(const std::vector<std::byte>& mine, int root = 0) const;
+  // Every rank's elements of `element_bytes` bytes each, concatenated in rank order, into `all`
+  // on `root`, which must hold exactly all ranks' elements (it is not used elsewhere). Counts go
+  // by elements, not bytes, so that tables beyond 2 GiB can be gathered.
+  void gather(std::span<const std::byte> mine, std::span<std::byte> all, std::size_t element_bytes, int root = 0) const;
   // Byte messages between two ranks (blocking; matched by tag in order).
   void send(int dest, int tag, const std::vector<std::byte>& bytes) const;
   std::vector<std::byte> receive(int source, int tag) const;

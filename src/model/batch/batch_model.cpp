@@ -110,14 +110,14 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
 
   BatchResult result;
   result.stats = sim.run();
-  result.jobs = gather_rows(comm, std::move(out.jobs));
+  result.jobs = model::gather_sorted(comm, std::move(out.jobs),
+                                     [](const JobRow& a, const JobRow& b) { return a.index < b.index; });
   result.series = gather_rows(comm, std::move(out.series));
   result.pass_costs = gather_rows(comm, std::move(out.pass_costs));
   if (groups > 1) add_machine_totals(result.series);
   std::sort(result.pass_costs.begin(), result.pass_costs.end(), [](const PassCostRow& a, const PassCostRow& b) {
     return a.time_s < b.time_s || (a.time_s == b.time_s && a.group < b.group);
   });
-  std::sort(result.jobs.begin(), result.jobs.end(), [](const JobRow& a, const JobRow& b) { return a.index < b.index; });
   std::sort(result.series.begin(), result.series.end(), [](const SeriesRow& a, const SeriesRow& b) {
     return a.time_s < b.time_s || (a.time_s == b.time_s && a.group < b.group);
   });

@@ -388,9 +388,8 @@ LasResult run_las(const Communicator& comm, const workload::Workload& workload, 
   sim.checkpoint_also(out);
   LasResult result;
   result.stats = sim.run();
-  result.tasks = gather_rows(comm, std::move(out.tasks));
-  std::sort(result.tasks.begin(), result.tasks.end(),
-            [](const TaskRow& a, const TaskRow& b) { return a.index < b.index; });
+  result.tasks = model::gather_sorted(comm, std::move(out.tasks),
+                                      [](const TaskRow& a, const TaskRow& b) { return a.index < b.index; });
   std::vector<BucketSums> mine;
   for (const auto& [bucket, sums] : out.buckets) mine.push_back({bucket, sums});
   std::map<std::int64_t, std::array<double, 5>> all;

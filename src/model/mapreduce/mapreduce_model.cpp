@@ -46,11 +46,10 @@ MapReduceResult run_mapreduce(const Communicator& comm, const MapReduceParams& p
   sim.checkpoint_also(out);
   MapReduceResult r;
   r.stats = sim.run();
-  r.attempts = model::gather_rows(comm, std::move(out.attempts));
-  if (comm.rank() != 0) return r;
-  std::sort(r.attempts.begin(), r.attempts.end(), [](const AttemptRow& a, const AttemptRow& b) {
+  r.attempts = model::gather_sorted(comm, std::move(out.attempts), [](const AttemptRow& a, const AttemptRow& b) {
     return std::tie(a.job, a.task, a.attempt) < std::tie(b.job, b.task, b.attempt);
   });
+  if (comm.rank() != 0) return r;
   model::TickBuckets<2> buckets(params.context.series_interval);  // running maps, running reduces
   Time last = 0;
   r.job_completion_s.assign(params.jobs, 0);

@@ -53,10 +53,10 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   sim.checkpoint_also(out);
   ReplicationResult r;
   r.stats = sim.run();
-  r.tasks = model::gather_rows(comm, std::move(out.tasks));
-  std::sort(r.tasks.begin(), r.tasks.end(), [](const TaskRow& a, const TaskRow& b) { return a.id < b.id; });
-  r.copies = model::gather_rows(comm, std::move(out.copies));
-  std::sort(r.copies.begin(), r.copies.end(), [](const CopyRow& a, const CopyRow& b) {
+  r.tasks =
+      model::gather_sorted(comm, std::move(out.tasks), [](const TaskRow& a, const TaskRow& b) { return a.id < b.id; });
+  // A host runs one copy at a time, so no two copies share task, start and host.
+  r.copies = model::gather_sorted(comm, std::move(out.copies), [](const CopyRow& a, const CopyRow& b) {
     return std::tie(a.task, a.start_s, a.host) < std::tie(b.task, b.start_s, b.host);
   });
   for (const auto& [bucket, ticks] : out.buckets.gathered(comm))
