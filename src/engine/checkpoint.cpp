@@ -133,7 +133,7 @@ CommittedState Checkpointer::decode(const std::string& bytes, const std::string&
   state.pending.resize(r.count(sizeof(EventKey)));
   for (Event& ev : state.pending) {
     r(ev.key, ev.dest, ev.payload_size);
-    if (ev.payload_size > kMaxPayloadBytes || setup_.local_index.at(ev.dest) == kNotLocal)
+    if (ev.payload_size > kMaxPayloadBytes || ev.dest >= setup_.lp_count || setup_.local_index[ev.dest] == kNotLocal)
       throw InputError("checkpoint '" + file + "': damaged event");
     r.bytes(ev.payload, ev.payload_size);
   }

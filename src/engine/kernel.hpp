@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "local_index.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/stats.hpp"
 #include "tracewarp/engine/communicator.hpp"
@@ -42,17 +43,15 @@ struct LocalLp {
   }
 };
 
-inline constexpr std::uint32_t kNotLocal = ~0u;
-
 struct KernelSetup {
   const Communicator& comm;
   const EngineConfig& config;
   Partition partition;
   LpId lp_count = 0;
-  std::vector<LocalLp> lps;                // the LPs this rank owns, by increasing id
-  std::vector<std::uint32_t> local_index;  // global id -> index in lps, or kNotLocal
-  std::uint64_t memory_budget_bytes = 0;   // resolved (never 0)
-  Time lookahead = 0;                      // resolved: engine.lookahead_s or the model's (conservative: > 0)
+  std::vector<LocalLp> lps;               // the LPs this rank owns, by increasing id
+  LocalIndex local_index;                 // global id -> index in lps, or kNotLocal
+  std::uint64_t memory_budget_bytes = 0;  // resolved (never 0)
+  Time lookahead = 0;                     // resolved: engine.lookahead_s or the model's (conservative: > 0)
   // Checkpoints: a fresh LP as the model builds it (to prove each saved state restores), and
   // the model's other objects saved with the LPs.
   std::function<std::unique_ptr<LpRuntime>(LpId)> make_lp;

@@ -87,17 +87,18 @@ struct alignas(64) LpState {
   std::uint64_t base_abs = 0;       // position of history.front()
   std::uint64_t committed_abs = 0;  // positions below this are committed
   Ring<ProcessedEvent> history;
+  Ring<SentRef> sent;
   std::uint64_t last_checkpoint_abs = 0;
   std::uint32_t checkpoint_interval = 1;  // now: LpTypeOptions' k, doubled while not rolled back
-  LocalLp* lp = nullptr;
-  Ring<SentRef> sent;
+  std::uint32_t state_bytes = 0;          // lp->state_bytes (for the memory held in state copies)
 
   std::uint64_t end_abs() const { return base_abs + history.size(); }
   ProcessedEvent& at_abs(std::uint64_t abs) { return history[abs - base_abs]; }
   const ProcessedEvent& at_abs(std::uint64_t abs) const { return history[abs - base_abs]; }
 };
 
-static_assert(offsetof(LpState, history) == kFinalRecordBytes && alignof(LpState) == 64);
+// Two cache lines: an event that is not committed at once reads both, and so does a commit.
+static_assert(offsetof(LpState, history) == kFinalRecordBytes && alignof(LpState) == 64 && sizeof(LpState) == 128);
 
 class OptimisticKernel final : public KernelPort {
  public:
@@ -118,9 +119,12 @@ class OptimisticKernel final : public KernelPort {
     for (std::size_t i = 0; i < states_.size(); ++i) {
       LpState& s = states_[i];
       const LocalLp& lp = setup.lps[i];
-      s.lp = &setup.lps[i];
       s.runtime = lp.runtime.get();
       s.object_bytes = lp.object_bytes;
+      if (lp.state_bytes > std::numeric_limits<std::uint32_t>::max())
+        throw UsageError("LP " + std::to_string(lp.id) + ": a state of " + std::to_string(lp.state_bytes) +
+                         " bytes is too large to copy before each event (at most 4 GiB)");
+      s.state_bytes = static_cast<std::uint32_t>(lp.state_bytes);
       s.timed = lp.timed;
       s.reverse = lp.reverse;
       s.checkpoint_interval = lp.checkpoint_interval;
@@ -177,7 +181,7 @@ class OptimisticKernel final : public KernelPort {
     }
     transport_.drain_all([](const Event&, bool) {});
     for (LpState& s : states_) {
-      FinishContext finish(s.lp->id, end_);
+      FinishContext finish(lp_of(s).id, end_);
       s.runtime->finish(finish);
     }
     stats_.peak_engine_bytes = peak_bytes_;
@@ -205,7 +209,7 @@ class OptimisticKernel final : public KernelPort {
     for (LpState& s : states_) {
       current_ = &s;
       current_record_ = nullptr;
-      ctx_.bind(*this, s.lp->id, 0, &s.send_seq, EventContext::kNoCause);
+      ctx_.bind(*this, lp_of(s).id, 0, &s.send_seq, EventContext::kNoCause);
       s.runtime->init(ctx_);
     }
     current_ = nullptr;
@@ -248,6 +252,9 @@ class OptimisticKernel final : public KernelPort {
   }
 
   LpState& state_of(LpId id) { return states_[setup_.local_index[id]]; }
+  // The LP's set-up record: its id and type options (kept out of LpState, which they would push
+  // past two cache lines).
+  const LocalLp& lp_of(const LpState& s) const { return setup_.lps[static_cast<std::size_t>(&s - states_.data())]; }
 
   // ---- executing -------------------------------------------------------------------------
 
@@ -314,11 +321,11 @@ class OptimisticKernel final : public KernelPort {
     } else if (s.history.empty() || abs - s.last_checkpoint_abs >= s.checkpoint_interval) {
       s.runtime->push_snapshot();
       s.last_checkpoint_abs = abs;
-      snapshot_bytes_ += s.lp->state_bytes;
-      if (const std::uint64_t k = s.lp->checkpoint_interval; k > 1)
-        s.checkpoint_interval =
-            static_cast<std::uint32_t>(std::min({2 * std::uint64_t{s.checkpoint_interval}, kMostCheckpointGrowth * k,
-                                                 std::uint64_t{std::numeric_limits<std::uint32_t>::max()}}));
+      snapshot_bytes_ += s.state_bytes;
+      if (s.keeps_committed_records)
+        s.checkpoint_interval = static_cast<std::uint32_t>(
+            std::min({2 * std::uint64_t{s.checkpoint_interval}, kMostCheckpointGrowth * lp_of(s).checkpoint_interval,
+                      std::uint64_t{std::numeric_limits<std::uint32_t>::max()}}));
     }
     ProcessedEvent& rec = s.history.push_back_slot();
     rec.slot = slot;
@@ -498,17 +505,17 @@ class OptimisticKernel final : public KernelPort {
       // Every caller has something to undo: an arrival below the LP's last key with nothing
       // after it in the history reached an event already committed.
       if (key < s.last_key)
-        throw InvariantError("LP " + std::to_string(s.lp->id) + ": an event for time " + std::to_string(key.time) +
+        throw InvariantError("LP " + std::to_string(lp_of(s).id) + ": an event for time " + std::to_string(key.time) +
                              " arrived after one at " + std::to_string(s.last_key.time) + " was committed (GVT " +
                              std::to_string(gvt_) + ")");
       return;
     }
     const std::uint64_t keep_abs = s.base_abs + keep;
     if (keep_abs < s.committed_abs)
-      throw InvariantError("rollback of LP " + std::to_string(s.lp->id) + " below GVT (time " +
+      throw InvariantError("rollback of LP " + std::to_string(lp_of(s).id) + " below GVT (time " +
                            std::to_string(key.time) + " < GVT " + std::to_string(gvt_) + ")");
     ++stats_.rollbacks;
-    s.checkpoint_interval = s.lp->checkpoint_interval;
+    s.checkpoint_interval = lp_of(s).checkpoint_interval;
     LpRuntime& runtime = *s.runtime;
     for (std::size_t i = s.history.size(); i-- > keep;) {
       ProcessedEvent& rec = s.history[i];
@@ -522,7 +529,7 @@ class OptimisticKernel final : public KernelPort {
       --uncommitted_;
       if (s.reverse) {
         const Event& ev = pool_[rec.slot];
-        runtime.reverse(ev, ReverseContext(s.lp->id, ev.time(), rec.kept, kept_bytes(output_log_.view(rec.output))));
+        runtime.reverse(ev, ReverseContext(lp_of(s).id, ev.time(), rec.kept, kept_bytes(output_log_.view(rec.output))));
       } else if (i > keep && rec.checkpoint_abs == s.base_abs + i) {
         drop_back_snapshot(s);
       }
@@ -550,12 +557,12 @@ class OptimisticKernel final : public KernelPort {
     s.send_seq = s.at_abs(from_abs).seq_before;
     for (std::uint64_t a = from_abs; a < to_abs; ++a) {
       const Event& ev = pool_[s.at_abs(a).slot];
-      ctx_.bind(*this, s.lp->id, ev.time(), &s.send_seq, ev.kind());
+      ctx_.bind(*this, lp_of(s).id, ev.time(), &s.send_seq, ev.kind());
       s.runtime->execute(ev, ctx_);
     }
     coasting_ = false;
     if (s.send_seq != s.at_abs(to_abs).seq_before)
-      throw RollbackCheckError("LP " + std::to_string(s.lp->id) +
+      throw RollbackCheckError("LP " + std::to_string(lp_of(s).id) +
                                ": coast-forward re-execution sent a different number of events than the first "
                                "execution; its event handler is not deterministic");
   }
@@ -587,7 +594,7 @@ class OptimisticKernel final : public KernelPort {
 
   void drop_back_snapshot(LpState& s) {
     s.runtime->pop_back_snapshot();
-    snapshot_bytes_ -= s.lp->state_bytes;
+    snapshot_bytes_ -= s.state_bytes;
   }
 
   // Frees a slot, which must be pending again (EventPool: a slot is allocated pending).
@@ -684,7 +691,6 @@ class OptimisticKernel final : public KernelPort {
     if (i + 8 < dirty_.size()) prefetch_lines(&states_[dirty_[i + 8]], sizeof(LpState));
     if (i + 4 < dirty_.size()) {
       const LpState& s = states_[dirty_[i + 4]];
-      __builtin_prefetch(s.lp);
       if (s.committed_abs < s.end_abs()) __builtin_prefetch(&s.at_abs(s.committed_abs));
     }
     if (i + 2 < dirty_.size()) {
@@ -716,8 +722,8 @@ class OptimisticKernel final : public KernelPort {
   void free_unneeded(LpState& s) {
     const bool all_committed = s.committed_abs == s.end_abs();
     const std::uint64_t keep_from = !all_committed ? s.at_abs(s.committed_abs).checkpoint_abs
-                                    : s.lp->checkpoint_interval > 1 && !s.history.empty() ? s.last_checkpoint_abs
-                                                                                          : s.end_abs();
+                                    : s.keeps_committed_records && !s.history.empty() ? s.last_checkpoint_abs
+                                                                                      : s.end_abs();
     free_records(s, keep_from);
   }
 
@@ -728,7 +734,7 @@ class OptimisticKernel final : public KernelPort {
       for (std::uint32_t j = 0; j < rec.sent_count; ++j) s.sent.pop_front();
       if (!s.reverse && rec.checkpoint_abs == s.base_abs) {
         s.runtime->pop_front_snapshot();
-        snapshot_bytes_ -= s.lp->state_bytes;
+        snapshot_bytes_ -= s.state_bytes;
       }
       pool_.state(rec.slot) = SlotState::pending;
       release(rec.slot);

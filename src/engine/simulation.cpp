@@ -94,11 +94,13 @@ RunStats Simulation::run() {
                             {},    nullptr};
   setup.lp_count = next_lp_;
   setup.memory_budget_bytes = resolve_memory_budget(config_, comm_);
-  setup.local_index.assign(next_lp_, detail::kNotLocal);
+  setup.local_index = detail::LocalIndex(setup.partition, rank);
   for (auto& type : types_) {
     for (LpId id = type.range.first; id < type.range.end(); ++id) {
       if (setup.partition.rank_of(id) != rank) continue;
-      setup.local_index[id] = static_cast<std::uint32_t>(setup.lps.size());
+      if (setup.local_index[id] != setup.lps.size())
+        throw InvariantError("LP " + std::to_string(id) + " out of place among rank " + std::to_string(rank) +
+                             "'s LPs");
       std::unique_ptr<detail::LpRuntime> runtime = type.make(id);
       if (type.options.reverse && !runtime->has_reverse())
         throw UsageError("LP type '" + type.options.name + "' asks for reverse computation but defines no on_reverse");

@@ -31,3 +31,23 @@ TEST_CASE("ring: grows, wraps and reuses slots in both directions", "[unit][ring
   std::vector<int>& reused = ring.push_back_slot();
   REQUIRE(reused.capacity() >= 1);  // the old value's memory is kept for reuse
 }
+
+TEST_CASE("ring: holds types without a default constructor, and moves", "[unit][ring]") {
+  struct Copy {
+    explicit Copy(int v) : value(v) {}
+    int value;
+  };
+  detail::Ring<Copy> ring;
+  for (int i = 0; i < 5; ++i) ring.push_back(Copy(i));
+  ring.pop_front();
+  ring.pop_front();
+  for (int i = 5; i < 40; ++i) ring.push_back(Copy(i));  // wraps, then grows while wrapped
+  REQUIRE(ring.size() == 38);
+  for (std::size_t i = 0; i < ring.size(); ++i) REQUIRE(ring[i].value == static_cast<int>(i) + 2);
+  detail::Ring<Copy> moved(std::move(ring));
+  REQUIRE(moved.size() == 38);
+  REQUIRE(moved.back().value == 39);
+  REQUIRE(ring.empty());
+  ring = std::move(moved);
+  REQUIRE(ring.front().value == 2);
+}

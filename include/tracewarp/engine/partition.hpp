@@ -33,6 +33,12 @@ class Partition {
   }
   LpId lp_count() const { return lps_; }
   int ranks() const { return ranks_; }
+  PlacementKind kind() const { return kind_; }
+  // Block placement: the first LP of `rank` (lp_count() for rank == ranks()).
+  LpId first_of(int rank) const {
+    const auto r = static_cast<LpId>(rank);
+    return r < big_ ? r * (quota_ + 1) : big_ * (quota_ + 1) + (r - big_) * quota_;
+  }
 
  private:
   PlacementKind kind_ = PlacementKind::block;
