@@ -11,9 +11,8 @@ ProgressTicker::ProgressTicker(const EngineConfig& config, bool reporting_rank)
       start_(steady_seconds()),
       last_(start_) {}
 
-void ProgressTicker::tick(Time reached, std::uint64_t committed) {
-  if (!enabled_) return;
-  const double now = steady_seconds();
+void ProgressTicker::report(Time reached, std::uint64_t committed) {
+  const double now = clock_.seconds();
   if (now - last_ < 0.5) return;
   last_ = now;
   config_.progress(Progress{reached, config_.end_time, committed, now - start_});

@@ -39,11 +39,13 @@ void Transport::post(int rank, const Event& ev, bool anti) {
   std::memcpy(batch.data() + at, &item, sizeof item);
   std::memcpy(batch.data() + at + sizeof item, ev.payload, payload);
   ++batch_counts_[static_cast<std::size_t>(rank)];
+  queued_ = true;
   if (in_round_) red_min_ = std::min(red_min_, ev.key.time);
 }
 
-void Transport::flush() {
+void Transport::send_batches() {
   reclaim_finished_sends();
+  queued_ = false;
   for (int r = 0; r < size_; ++r) {
     auto& batch = batches_[static_cast<std::size_t>(r)];
     if (batch.empty()) continue;

@@ -44,8 +44,10 @@ class Transport {
 
   // Queues an event (or the cancellation of one: only key and destination travel) for `rank`.
   void post(int rank, const Event& ev, bool anti);
-  // Sends every non-empty batch.
-  void flush();
+  // Sends every non-empty batch (a GVT round and each exchange ask: often there is nothing).
+  void flush() {
+    if (queued_ || !send_requests_.empty()) send_batches();
+  }
   // Hands every message that has arrived to on_item(const Event&, bool anti), in arrival order.
   template <class OnItem>
   void poll(OnItem&& on_item);
@@ -86,6 +88,7 @@ class Transport {
 
   static constexpr int kTag = 4242;
 
+  void send_batches();
   void reclaim_finished_sends();
 
   MPI_Comm comm_;
@@ -93,6 +96,7 @@ class Transport {
   int size_ = 1;
   std::vector<std::vector<std::byte>> batches_;  // per destination rank
   std::vector<std::uint32_t> batch_counts_;
+  bool queued_ = false;  // some batch holds an item
   // Batches being sent: requests and their buffers, index for index.
   std::vector<MPI_Request> send_requests_;
   std::vector<std::vector<std::byte>> send_buffers_;

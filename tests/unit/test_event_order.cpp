@@ -51,3 +51,16 @@ TEST_CASE("ring: holds types without a default constructor, and moves", "[unit][
   ring = std::move(moved);
   REQUIRE(ring.front().value == 2);
 }
+
+TEST_CASE("ring: drops many records from the front at once, across the wrap", "[unit][ring]") {
+  detail::Ring<int> ring;
+  for (int i = 0; i < 8; ++i) ring.push_back(i);
+  ring.pop_front(6);
+  for (int i = 8; i < 14; ++i) ring.push_back(i);  // the back wraps past the front's old place
+  REQUIRE(ring.size() == 8);
+  ring.pop_front(5);  // the front wraps too
+  REQUIRE(ring.size() == 3);
+  for (std::size_t i = 0; i < ring.size(); ++i) REQUIRE(ring[i] == static_cast<int>(i) + 11);
+  ring.pop_front(0);
+  REQUIRE(ring.front() == 11);
+}

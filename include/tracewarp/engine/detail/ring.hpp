@@ -57,9 +57,10 @@ class Ring {
   // Where the next push_back() will write (for prefetching); nullptr if it must grow first.
   const T* next_slot() const noexcept { return size_ < slot_count_ ? &(*this)[size_] : nullptr; }
   void pop_back() noexcept { --size_; }
-  void pop_front() noexcept {
-    head_ = static_cast<std::uint32_t>(wrap(head_ + std::size_t{1}));
-    --size_;
+  void pop_front() noexcept { pop_front(1); }
+  void pop_front(std::uint32_t n) noexcept {  // n <= size()
+    head_ = static_cast<std::uint32_t>(wrap(std::size_t{head_} + n));
+    size_ -= n;
   }
   void truncate(std::size_t n) noexcept { size_ = static_cast<std::uint32_t>(n); }
 
