@@ -18,10 +18,7 @@ class LocalIndex {
  public:
   LocalIndex() = default;
   LocalIndex(const Partition& partition, int rank)
-      : kind_(partition.kind()),
-        lps_(partition.lp_count()),
-        ranks_(static_cast<LpId>(partition.ranks())),
-        rank_(static_cast<LpId>(rank)) {
+      : kind_(partition.kind()), ranks_(static_cast<LpId>(partition.ranks())), rank_(static_cast<LpId>(rank)) {
     switch (kind_) {
       case PlacementKind::block:
         first_ = partition.first_of(rank);
@@ -30,8 +27,8 @@ class LocalIndex {
       case PlacementKind::round_robin:
         break;
       case PlacementKind::file:
-        table_.assign(lps_, kNotLocal);
-        for (LpId id = 0, next = 0; id < lps_; ++id)
+        table_.assign(partition.lp_count(), kNotLocal);
+        for (LpId id = 0, next = 0; id < partition.lp_count(); ++id)
           if (partition.rank_of(id) == rank) table_[id] = next++;
         break;
     }
@@ -54,7 +51,6 @@ class LocalIndex {
 
  private:
   PlacementKind kind_ = PlacementKind::block;
-  LpId lps_ = 0;
   LpId ranks_ = 1;
   LpId rank_ = 0;
   LpId first_ = 0;  // block: this rank's first LP and how many it owns
