@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "toml.hpp"
@@ -65,6 +66,10 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
       paired = rest.substr(0, dot);
       target = rest.substr(dot + 1);
     }
+    if (const ConfigKey* k = find_config_key(schema, target); k != nullptr && k->whole_sweep_only)
+      throw ConfigError(source + ": sweep key '" + target +
+                        "' is read once for the whole sweep, not per run, so a sweep over it would be ignored: run one "
+                        "experiment per value instead");
     const auto* list = node.as_array();
     if (list == nullptr || list->empty())
       throw ConfigError(source + ": sweep key '" + target + "' must be a non-empty list of values");
@@ -164,7 +169,11 @@ std::vector<RunSpec> Experiment::runs() const {
           run.config.set(key, values[digit[k]], source);
           run.varied[key] = values[digit[k]];
         }
-      const std::int64_t run_seed = experiment_params().read(run.config).seed + (replications > 1 ? r : 0);
+      std::int64_t run_seed = 0;
+      if (__builtin_add_overflow(experiment_params().read(run.config).seed, replications > 1 ? r : 0, &run_seed))
+        throw ConfigError(source + ": " + seed_key + " + " + std::to_string(replications - 1) +
+                          " (the replications' seeds) exceeds the largest seed, " +
+                          std::to_string(std::numeric_limits<std::int64_t>::max()));
       run.config.set(seed_key, run_seed, source);
       if (replications > 1 || run.varied.count(seed_key)) run.varied[seed_key] = run_seed;
       out.push_back(std::move(run));

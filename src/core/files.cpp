@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,7 +23,8 @@ void write_atomically(const std::string& path, std::string_view bytes) {
 
 void write_atomically(const std::string& path, std::span<const std::string_view> parts) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  ::unlink(temporary.c_str());  // a stale one of a killed process with our pid (or a planted link)
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw IoError("cannot create '" + temporary + "': " + std::strerror(errno));
   // A failed write (a full disk, say) removes its temporary: left behind, it would keep the disk
   // full and the next attempt would fail too.
@@ -55,8 +58,17 @@ void write_atomically(const std::string& path, std::span<const std::string_view>
 
 std::optional<FileLock> FileLock::try_take(const std::string& path, std::string& holder) {
   for (;;) {
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // O_NOFOLLOW: a link planted at the lock's name (dangling or not) is refused, never created
+    // through or written.
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0 && errno == ELOOP)
+      throw UsageError("the lock file '" + path + "' is a symbolic link: tracewarp never follows one there; remove it");
     if (fd < 0) throw UsageError("cannot create the lock file '" + path + "': " + std::strerror(errno));
+    struct stat own {};
+    if (::fstat(fd, &own) != 0 || !S_ISREG(own.st_mode)) {
+      ::close(fd);
+      throw UsageError("the lock file '" + path + "' is not a regular file; remove it");
+    }
     struct flock lock {};
     lock.l_type = F_WRLCK;
     lock.l_whence = SEEK_SET;
@@ -87,6 +99,32 @@ FileLock::~FileLock() {
   if (fd_ < 0) return;
   ::unlink(path_.c_str());  // while still held: whoever opens the name next makes a new file
   ::close(fd_);
+}
+
+void clear_for_own_file(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return;
+    throw UsageError("cannot use '" + path + "': " + std::strerror(errno));
+  }
+  if (S_ISLNK(st.st_mode))
+    throw UsageError("'" + path + "' is a symbolic link: tracewarp writes its own file there and never follows a " +
+                     "link; remove it");
+  if (!S_ISREG(st.st_mode))
+    throw UsageError("'" + path + "' is not a regular file: tracewarp writes its own file there; remove it");
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+    throw UsageError("cannot remove the old '" + path + "': " + std::strerror(errno));
+}
+
+std::uint32_t crc32_of(std::span<const std::string_view> parts) {
+  uLong crc = ::crc32(0L, Z_NULL, 0);
+  for (std::string_view part : parts)
+    while (!part.empty()) {  // zlib takes a uInt length: feed large parts in pieces
+      const auto n = static_cast<uInt>(std::min<std::size_t>(part.size(), 1u << 30));
+      crc = ::crc32(crc, reinterpret_cast<const Bytef*>(part.data()), n);
+      part.remove_prefix(n);
+    }
+  return static_cast<std::uint32_t>(crc);
 }
 
 std::string read_whole_file(const std::string& path) {

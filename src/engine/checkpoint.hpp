@@ -1,7 +1,7 @@
 // Checkpoints of one run (EngineConfig::checkpoint_every_s) and resuming from them.
 //
 // Files in the checkpoint directory:
-//   latest           "generation G ranks R time T": which files make the newest checkpoint
+//   latest           "generation G ranks R time T crc32 C": which files make the newest checkpoint
 //   gen-G.rank-R     one per rank: its LPs' states and send counters, its pending events, the
 //                    objects the model registered (Simulation::checkpoint_also), a checksum
 // A generation's rank files are written first (temporary file, fsync, rename), then `latest` is
@@ -75,7 +75,11 @@ class Checkpointer {
 
  private:
   std::string rank_file(std::uint64_t generation, int rank) const;
-  std::string encode(const CommittedState& state) const;
+  std::string encode(const CommittedState& state, std::uint64_t generation) const;
+  // InputError unless `bytes` are a whole rank file of this run, rank and layout, of `generation`
+  // (and committed at `at`, when given); loads nothing.
+  void check_header(const std::string& bytes, const std::string& file, std::uint64_t generation,
+                    std::optional<Time> at) const;
   CommittedState decode(const std::string& bytes, const std::string& file);
 
   const KernelSetup& setup_;

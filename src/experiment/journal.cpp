@@ -6,12 +6,14 @@
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/files.hpp"
+#include "tracewarp/experiment/settings.hpp"
+#include "tracewarp/workload/configured.hpp"
 
 namespace tracewarp::experiment {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr const char* kRunMagic = "tracewarp-journal-run 1";
+constexpr const char* kRunMagic = "tracewarp-journal-run 2";
 
 std::string hex(std::uint64_t v) {
   char text[20];
@@ -19,10 +21,44 @@ std::string hex(std::uint64_t v) {
   return text;
 }
 
-// "tracewarp-journal-run 1\n<digest>\n<run index>\n<size>\n" then the output's bytes.
-std::string run_header(const SweepIdentity& identity, std::size_t index, std::size_t size) {
+std::string hex32(std::uint32_t v) {
+  char text[12];
+  std::snprintf(text, sizeof text, "%08x", static_cast<unsigned>(v));
+  return text;
+}
+
+// "tracewarp-journal-run 2\n<digest>\n<run index>\n<size>\n<crc32 of the output>\n" then the
+// output's bytes. Every field is checked on load: a flipped bit anywhere drops the record.
+std::string run_header(const SweepIdentity& identity, std::size_t index, std::size_t size, std::uint32_t crc) {
   return std::string(kRunMagic) + "\n" + identity.parameters_digest + "\n" + std::to_string(index) + "\n" +
-         std::to_string(size) + "\n";
+         std::to_string(size) + "\n" + hex32(crc) + "\n";
+}
+
+constexpr std::string_view kChecksumLine = "checksum: ";
+
+// What an input file holds: "<size> bytes, crc32 <hex>" of its content, or "" where the value
+// names no regular file (engine.placement = "block"). The content, not the path, is what a run
+// depends on: a data folder moved between allocations still resumes, a trace replaced in place
+// or a data folder pointed elsewhere does not. Each file is read once per process.
+std::string input_fingerprint(const std::string& given) {
+  const std::string path = workload::expand_data_path(given);
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return {};
+  const auto size = fs::file_size(path, ec);
+  const auto modified = fs::last_write_time(path, ec).time_since_epoch().count();
+  const std::string key =
+      fs::weakly_canonical(path, ec).string() + "\n" + std::to_string(size) + " " + std::to_string(modified);
+  static std::map<std::string, std::string> known;
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  const std::string bytes = read_whole_file(path);
+  char text[64];
+  std::snprintf(text, sizeof text, "%zu bytes, crc32 %08x", bytes.size(), static_cast<unsigned>(crc32_of(bytes)));
+  return known[key] = text;
+}
+
+bool names_input_file(const std::string& key) {
+  const ConfigKey* k = find_config_key(config_schema(), key);
+  return k != nullptr && k->names_input_file;
 }
 
 }  // namespace
@@ -42,7 +78,15 @@ SweepIdentity SweepIdentity::of(const config::Experiment& experiment, const std:
   const auto mix = [&h](const std::string& s) { h = fnv1a(s, h); };
   for (const config::RunSpec& run : runs) {
     mix(run.id + "\n");
-    for (const auto& [key, value] : run.config.values()) mix(key + " = " + tracewarp::to_string(value) + "\n");
+    for (const auto& [key, value] : run.config.values()) {
+      mix(key + " = " + tracewarp::to_string(value) + "\n");
+      if (!names_input_file(key) || !std::holds_alternative<std::string>(value)) continue;
+      const std::string& given = std::get<std::string>(value);
+      const std::string content = input_fingerprint(given);
+      if (content.empty()) continue;
+      id.parameters["input " + given] = content;
+      mix("input " + given + " = " + content + "\n");
+    }
   }
   id.parameters_digest = hex(h);
   return id;
@@ -52,12 +96,17 @@ std::string SweepIdentity::text() const {
   std::string t = "tool_version: " + tool_version + "\ngit_revision: " + git_revision + "\nmodel: " + model +
                   "\nruns: " + std::to_string(runs) + "\nparameters_digest: " + parameters_digest + "\n";
   for (const auto& [key, value] : parameters) t += "parameter: " + key + " = " + value + "\n";
-  return t;
+  return t + std::string(kChecksumLine) + hex32(crc32_of(t)) + "\n";
 }
 
 SweepIdentity SweepIdentity::parse(const std::string& text) {
+  // The last line is the checksum of all before it: a damaged identity is never compared.
+  const std::size_t at = text.rfind(kChecksumLine);
+  if (at == std::string::npos || (at > 0 && text[at - 1] != '\n') ||
+      text.substr(at + kChecksumLine.size()) != hex32(crc32_of(std::string_view(text).substr(0, at))) + "\n")
+    throw InputError("damaged (checksum mismatch)");
   SweepIdentity id;
-  std::istringstream in(text);
+  std::istringstream in(text.substr(0, at));
   std::string line;
   while (std::getline(in, line)) {
     const auto colon = line.find(": ");
@@ -103,7 +152,11 @@ bool SweepJournal::exists() const { return fs::is_directory(dir_); }
 std::optional<SweepIdentity> SweepJournal::recorded_identity() const {
   std::error_code ec;
   if (!fs::is_regular_file(dir_ + "/identity", ec)) return std::nullopt;
-  return SweepIdentity::parse(read_whole_file(dir_ + "/identity"));
+  try {
+    return SweepIdentity::parse(read_whole_file(dir_ + "/identity"));
+  } catch (const InputError& e) {
+    throw InputError("'" + dir_ + "/identity' is " + e.what() + ": remove '" + dir_ + "' to start again");
+  }
 }
 
 void SweepJournal::start() const {
@@ -152,7 +205,7 @@ bool SweepJournal::has(std::size_t run_index) const {
 void SweepJournal::record(const config::RunSpec& run, std::span<const std::string_view> output_parts) const {
   std::size_t size = 0;
   for (const std::string_view part : output_parts) size += part.size();
-  const std::string header = run_header(identity_, run.index, size);
+  const std::string header = run_header(identity_, run.index, size, crc32_of(output_parts));
   std::vector<std::string_view> parts{header};
   parts.insert(parts.end(), output_parts.begin(), output_parts.end());
   write_atomically(run_file(run.index), parts);
@@ -162,17 +215,20 @@ std::string SweepJournal::load(std::size_t run_index) const {
   const std::string path = run_file(run_index);
   const std::string bytes = read_whole_file(path);
   std::istringstream in(bytes);
-  std::string magic, digest, index, size;
+  std::string magic, digest, index, size, crc;
   std::getline(in, magic);
   std::getline(in, digest);
   std::getline(in, index);
   std::getline(in, size);
-  if (!in || magic != kRunMagic) throw InputError(path + ": not a tracewarp journal record");
-  if (digest != identity_.parameters_digest) throw InputError(path + ": recorded by another sweep");
-  if (index != std::to_string(run_index)) throw InputError(path + ": holds run " + index);
+  std::getline(in, crc);
+  if (!in || magic != kRunMagic) throw InputError(path + ": not a tracewarp journal record (or damaged)");
+  if (digest != identity_.parameters_digest) throw InputError(path + ": recorded by another sweep (or damaged)");
+  if (index != std::to_string(run_index)) throw InputError(path + ": damaged (holds run '" + index + "')");
   const auto start = static_cast<std::size_t>(in.tellg());
   if (size != std::to_string(bytes.size() - start)) throw InputError(path + ": damaged (wrong length)");
-  return bytes.substr(start);
+  const std::string_view output = std::string_view(bytes).substr(start);
+  if (crc != hex32(crc32_of(output))) throw InputError(path + ": damaged (checksum mismatch)");
+  return std::string(output);
 }
 
 std::string SweepJournal::checkpoint_directory(std::size_t run_index) const {

@@ -9,9 +9,11 @@
 namespace tracewarp::experiment {
 
 const ParamTable<RunLayout>& run_layout_params() {
-  static const ParamTable<RunLayout> table = ParamTable<RunLayout>("engine").integer(
-      "ranks_per_run", &RunLayout::ranks_per_run,
-      "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run");
+  static const ParamTable<RunLayout> table =
+      ParamTable<RunLayout>("engine")
+          .integer("ranks_per_run", &RunLayout::ranks_per_run,
+                   "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run")
+          .for_whole_sweep();
   return table;
 }
 
@@ -19,7 +21,9 @@ const ParamTable<ModelChoice>& model_params() {
   static const ParamTable<ModelChoice> table = [] {
     std::vector<std::string> names;
     for (const model::ModelInfo& m : model::models()) names.push_back(m.name);
-    return ParamTable<ModelChoice>("experiment").choice("model", &ModelChoice::model, names, "the model to run");
+    return ParamTable<ModelChoice>("experiment")
+        .choice("model", &ModelChoice::model, names, "the model to run")
+        .for_whole_sweep();
   }();
   return table;
 }

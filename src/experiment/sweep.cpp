@@ -168,9 +168,11 @@ model::RunOutput deserialise(std::string_view bytes, const model::ModelInfo& mod
   std::istringstream in(std::string(bytes.substr(line_end + 1, archive_size)));
   WireOutput w;
   std::vector<std::size_t> sizes;
-  {
+  try {  // a damaged archive throws Boost's errors, or asks for absurd sizes (bad_alloc)
     boost::archive::binary_iarchive ar(in);
     ar >> w >> sizes;
+  } catch (const std::exception&) {
+    throw damaged();
   }
   std::size_t at = line_end + 1 + archive_size;
   if (sizes.size() != w.tables.size()) throw damaged();
@@ -234,16 +236,37 @@ FileLock lock_output(const std::string& output) {
   return std::move(*lock);
 }
 
+// `--resume` on a file that exists: it is complete only if this very sweep made it (same code,
+// configuration and inputs); a resubmitted job with changed settings must not keep stale results.
+SweepStart check_complete(const SweepJournal& journal, const std::string& output) {
+  const results::Reader file(output);
+  if (!file.complete())
+    return {"'" + output + "' exists but is not a complete tracewarp results file: nothing to resume", 2, false, {}};
+  const Attributes top = file.file_attributes();
+  const auto recorded = top.find("sweep_identity");
+  const std::string redo = "; run with --force to replace it, or write another file with -o";
+  if (recorded == top.end())
+    return {"'" + output + "' is complete, but was written by an older tracewarp that did not record what made it, " +
+                "so it cannot be checked against this configuration" + redo,
+            2,
+            false,
+            {}};
+  std::string difference;
+  try {
+    difference = journal.identity().difference_from(SweepIdentity::parse(to_text(recorded->second)));
+  } catch (const InputError& e) {
+    difference = std::string("its record of what made it is ") + e.what();
+  }
+  if (!difference.empty())
+    return {"'" + output + "' is complete but was made by another sweep (" + difference + ")" + redo, 2, false, {}};
+  return {{}, 0, true, {}};
+}
+
 SweepStart open_journal(const SweepJournal& journal, bool resume, bool force, const std::string& output) {
   std::error_code ec;
   const bool journal_empty = journal.recorded_count() == 0 && journal.checkpointed_runs() == 0;
   if (std::filesystem::exists(output, ec) && journal_empty) {
-    if (resume) {
-      if (!results::Reader(output).complete())
-        return {
-            "'" + output + "' exists but is not a complete tracewarp results file: nothing to resume", 2, false, {}};
-      return {{}, 0, true, {}};
-    }
+    if (resume) return check_complete(journal, output);
     if (!force)
       return {"'" + output + "' exists: add --force to replace it (it stays until the new file is complete), or " +
                   "write another file with -o",
@@ -325,7 +348,7 @@ SweepStart decide_start(const CheckFailure& checked, const SweepJournal& journal
 }
 
 Attributes file_attributes(const SweepOptions& o, const config::Experiment& experiment, const std::string& model,
-                           std::size_t runs, int world_size, int ranks_per_run) {
+                           std::size_t runs, int world_size, int ranks_per_run, const SweepIdentity& identity) {
   Attributes top = o.file_attributes;
   top["config"] = experiment.text;
   top["config_file"] = experiment.source;
@@ -336,6 +359,7 @@ Attributes file_attributes(const SweepOptions& o, const config::Experiment& expe
   top["runs"] = static_cast<std::int64_t>(runs);
   top["ranks"] = static_cast<std::int64_t>(world_size);
   top["ranks_per_run"] = static_cast<std::int64_t>(ranks_per_run);
+  top["sweep_identity"] = identity.text();  // what `run --resume` checks a complete file against
   return top;
 }
 
@@ -369,8 +393,9 @@ class ResultsSink {
   ResultsSink(const Sweep& sweep, std::size_t expected)
       : sweep_(sweep),
         control_(sweep.world.as_boost()),
-        writer_(sweep.output, file_attributes(sweep.o, sweep.experiment, sweep.model.name, sweep.runs.size(),
-                                              sweep.world.size(), sweep.layout.ranks_per_run)),
+        writer_(sweep.output,
+                file_attributes(sweep.o, sweep.experiment, sweep.model.name, sweep.runs.size(), sweep.world.size(),
+                                sweep.layout.ranks_per_run, sweep.journal.identity())),
         unwritten_(expected) {}
 
   // The journal's record (what a resumed sweep keeps) and the HDF5 tables are written at the

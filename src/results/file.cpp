@@ -278,7 +278,8 @@ struct Writer::Handles {
 
 Writer::Writer(std::string path, const Attributes& file_attributes)
     : path_(std::move(path)), partial_(path_ + ".partial"), h_(std::make_unique<Handles>()) {
-  h_->file = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  clear_for_own_file(partial_);  // never through a link; a reader of an old one keeps its inode
+  h_->file = H5Fcreate(partial_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
   if (h_->file < 0) throw UsageError("cannot create results file '" + partial_ + "': " + hdf5_error_chain());
   h_->runs = check(H5Gcreate2(h_->file, "runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group /runs");
   Attributes attrs = file_attributes;

@@ -16,6 +16,7 @@ const ParamTable<Source>& source_params() {
   static const ParamTable<P> table =
       ParamTable<P>("workload")
           .text("trace", &P::trace, "trace file; ${TRACEWARP_DATA} expands to the data folder (default ../shared/data)")
+          .naming_input_file()
           .choice("format", &P::format, traces::trace_format_names(), "trace format (see tracewarp inspect --help)")
           .integer("cores_per_node", &P::cores_per_node,
                    "SWF processors per node (0 = from the header: MaxProcs/MaxNodes when whole, else 1 with the "

@@ -95,7 +95,7 @@ newest=$(printf "$dir/gen-%06d.rank-0000" "$(awk '{print $2}' "$dir/latest" 2>/d
 if [ -e "$newest" ] && [ ! -e "$work/damaged.h5" ]; then
   printf 'XXXX' | dd of="$newest" bs=1 seek=200 conv=notrunc 2>/dev/null
   out=$($(launch damaged 1 "${las[@]}" "${every[@]}" --resume -q) 2>&1); code=$?
-  if [ "$code" -eq 0 ] && grep -q "goes on from the checkpoint before it" <<<"$out" &&
+  if [ "$code" -eq 0 ] && grep -q "goes on from the checkpoint of generation" <<<"$out" &&
     "$python" "$src/tests/python/compare_results.py" "$work/las-sequential-whole.h5" "$work/damaged.h5" >/dev/null; then
     pass "a damaged newest checkpoint: the run goes on from the one before, same model data"
   else fail "damaged newest checkpoint (exit $code)"; echo "$out" | tail -3; fi
@@ -116,10 +116,32 @@ else fail "another configuration (exit $code)"; echo "$out" | tail -3; fi
 for f in "$work"/refuse.h5.journal/run-000000.checkpoint/gen-*.rank-0000; do
   printf 'XXXX' | dd of="$f" bs=1 seek=200 conv=notrunc 2>/dev/null
 done
-out=$($(launch refuse 1 "${opt[@]}" --resume) 2>&1); code=$?
-if [ "$code" -eq 2 ] && grep -q "damaged" <<<"$out" && grep -q "to run this run again from its start" <<<"$out"; then
-  pass "checkpoints all damaged: refused, exit 2, saying how to go on"
-else fail "damaged checkpoint (exit $code)"; echo "$out" | tail -3; fi
+out=$($(launch refuse 1 "${opt[@]}" --resume -q) 2>&1); code=$?
+if [ "$code" -eq 0 ] && grep -q "damaged" <<<"$out" && grep -q "the run starts again from its beginning" <<<"$out" &&
+  "$python" "$src/tests/python/compare_results.py" "$work/las-sequential-whole.h5" "$work/refuse.h5" >/dev/null; then
+  pass "checkpoints all damaged: the run starts again from its beginning, with a warning, same model data"
+else fail "damaged checkpoints (exit $code)"; echo "$out" | tail -3; fi
+
+# A checkpoint assembled from two generations (rank 1's newest file replaced by its file of the
+# generation before) is not trusted in conservative mode either: the run goes on from the
+# generation before, whose files are whole, and ends with the uninterrupted run's model data.
+rep=("$src/experiments/replication/quick.toml" --set engine.sync=conservative --set replication.method=proposed
+  --set replication.tasks=300000 --set replication.hosts=4000)
+dir="$work/mixed.h5.journal/run-000000.checkpoint"
+$(launch mixed 2 "${rep[@]}" "${every[@]}" -q) >/dev/null 2>&1 &
+for _ in $(seq 1200); do grep -qE "generation ([3-9]|[1-9][0-9])" "$dir/latest" 2>/dev/null && break; sleep 0.025; done
+pkill -9 -f "$work/mixed.h5"
+wait 2>/dev/null
+generation=$(awk '{print $2}' "$dir/latest" 2>/dev/null || echo 0)
+older=$(printf "$dir/gen-%06d.rank-0001" $((generation - 1)))
+if [ -e "$older" ] && [ ! -e "$work/mixed.h5" ]; then
+  cp "$older" "$(printf "$dir/gen-%06d.rank-0001" "$generation")"
+  out=$($(launch mixed 2 "${rep[@]}" "${every[@]}" --resume -q) 2>&1); code=$?
+  if [ "$code" -eq 0 ] && grep -q "holds generation $((generation - 1))" <<<"$out" &&
+    "$python" "$src/tests/python/compare_results.py" "$work/replication-conservative-whole.h5" "$work/mixed.h5" >/dev/null; then
+    pass "a checkpoint of two generations (conservative, 2 ranks): refused for the one before, same model data"
+  else fail "a checkpoint of two generations (exit $code)"; echo "$out" | tail -3; fi
+else fail "two generations: no third checkpoint before the kill, or the run had already finished"; fi
 
 echo "checkpoint: $failures failure(s)"
 [ "$failures" -eq 0 ]

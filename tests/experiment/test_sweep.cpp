@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/files.hpp"
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/experiment/sweep.hpp"
@@ -97,6 +98,18 @@ config::Experiment four_phold_runs(const std::vector<std::string>& extra = {}) {
                                   overrides, config_schema());
 }
 
+TEST_CASE("sweep: a key read once for the whole sweep cannot be swept, and the replications' seeds must fit",
+          "[unit][sweep]") {
+  for (const std::string key : {"experiment.model", "experiment.replications", "output.file", "engine.ranks_per_run"}) {
+    const std::string text = "[sweep]\n\"" + key + "\" = [1, 2]\n";
+    CHECK_THROWS_WITH(config::parse_experiment(text, "s.toml", {}, config_schema()),
+                      Catch::Contains("sweep key '" + key + "' is read once for the whole sweep"));
+  }
+  const config::Experiment near_max = config::parse_experiment(
+      "[experiment]\nseed = 9223372036854775806\nreplications = 3\n", "s.toml", {}, config_schema());
+  CHECK_THROWS_WITH(near_max.runs(), Catch::Contains("experiment.seed + 2 (the replications' seeds) exceeds"));
+}
+
 SweepOptions options_for(const std::string& path) {
   SweepOptions o;
   o.output = path;
@@ -151,6 +164,27 @@ TEST_CASE("sweep journal: a record is whole or absent, and a damaged or foreign 
     cut << "tracewarp-journal-run 1\n" << journal.identity().parameters_digest << "\n1\n100\nshort";
   }
   CHECK(journal.finished() == std::vector<std::size_t>{0, 2});
+  {  // one flipped bit anywhere in a record (a disk fault) drops it, so that its run runs again
+    const std::string path = journal.directory() + "/run-000002.out";
+    const std::string whole = read_whole_file(path);
+    std::size_t dropped = 0;
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+      std::string flipped = whole;
+      flipped[i] = static_cast<char>(flipped[i] ^ (1 << (i % 8)));
+      std::ofstream(path, std::ios::binary) << flipped;
+      if (journal.finished() == std::vector<std::size_t>{0}) ++dropped;
+    }
+    CHECK(dropped == whole.size());
+    std::ofstream(path, std::ios::binary) << whole;
+    CHECK(journal.finished() == std::vector<std::size_t>{0, 2});
+  }
+  {  // a damaged identity is never compared: the resume is refused, naming the file
+    const std::string path = journal.directory() + "/identity";
+    std::string text = read_whole_file(path);
+    text[text.find("phold.lps = 8") + 12] = '9';
+    std::ofstream(path, std::ios::binary) << text;
+    CHECK_THROWS_WITH(journal.recorded_identity(), Catch::Contains("identity' is damaged (checksum mismatch)"));
+  }
   const SweepJournal other(out, SweepIdentity::of(four_phold_runs({"phold.lps=16"}), "phold", "1.0", "abc"));
   CHECK_THROWS_WITH(other.load(0), Catch::Contains("recorded by another sweep"));
 }

@@ -20,6 +20,12 @@ struct ConfigKey {
   ConfigType type;
   ConfigValue default_value;
   std::string meaning;
+  // Its value names a file the run reads (after ${TRACEWARP_DATA} is expanded): a resumed sweep
+  // checks that file's content is what the interrupted one read (experiment/journal.hpp).
+  bool names_input_file = false;
+  // Read once for a whole sweep (the model, the output file, the replications, the rank layout),
+  // not per run: a sweep over it would be silently ignored, so a sweep may not list it.
+  bool whole_sweep_only = false;
 };
 
 using ConfigSchema = std::vector<ConfigKey>;

@@ -33,8 +33,19 @@ class FileLock {
   int fd_ = -1;
 };
 
+// Makes room for a file of tracewarp's own at `path` (a results file's ".partial", a lock): an
+// old regular file there is removed, so the new one is a new inode (a reader holding the old one
+// open keeps it); a symbolic link, a folder or any other kind of file there is refused
+// (UsageError naming it), never followed or overwritten.
+void clear_for_own_file(const std::string& path);
+
 // The whole file; InputError if it cannot be opened.
 std::string read_whole_file(const std::string& path);
+
+// CRC-32 (zlib's) over bytes given in parts: the checksum of every record a resumed run trusts
+// (journal records, identity files); it catches every flipped bit and every burst of up to 32.
+std::uint32_t crc32_of(std::span<const std::string_view> parts);
+inline std::uint32_t crc32_of(std::string_view bytes) { return crc32_of(std::span<const std::string_view>(&bytes, 1)); }
 
 // FNV-1a, 64 bits: a digest to recognise damaged or foreign data (not a cryptographic hash).
 inline std::uint64_t fnv1a(std::string_view bytes, std::uint64_t h = 1469598103934665603ull) {

@@ -43,12 +43,14 @@ class ParamTable {
   explicit ParamTable(std::string section) : section_(std::move(section)) {}
 
   ParamTable&& number(const std::string& key, double P::*member, const std::string& meaning, Bounds b = {}) && {
+    b = clock_bounds(key, b);
     add(member, key, ConfigType::number, P{}.*member, meaning + range_text(b),
         [=, name = full(key)](const Config& c, P& p) { p.*member = checked(c, name, c.get_number(name), b); });
     return std::move(*this);
   }
   // A duration keyed in seconds, held in engine ticks.
   ParamTable&& seconds(const std::string& key, Time P::*member, const std::string& meaning, Bounds b = {}) && {
+    b = clock_bounds(key, b);
     add(member, key, ConfigType::number, to_seconds(P{}.*member), meaning + range_text(b),
         [=, name = full(key)](const Config& c, P& p) {
           p.*member = from_seconds(checked(c, name, c.get_number(name), b));
@@ -102,9 +104,24 @@ class ParamTable {
   template <class M, class V>
   ParamTable&& mapped(const std::string& key, M P::*member, const std::string& meaning, V (*show)(const M&),
                       M (*parse)(const V&, const std::string& key)) && {
+    const Bounds b = clock_bounds(key, {});
     add(member, key, config_type_of<V>(), show(P{}.*member), meaning, [=, name = full(key)](const Config& c, P& p) {
-      p.*member = parse(value_of<V>(c, name), where(c, name) + name);
+      const V v = value_of<V>(c, name);
+      if constexpr (std::is_same_v<V, double>) checked(c, name, v, b);
+      p.*member = parse(v, where(c, name) + name);
     });
+    return std::move(*this);
+  }
+
+  // The key declared last names an input file (ConfigKey::names_input_file).
+  ParamTable&& naming_input_file() && {
+    schema_.back().names_input_file = true;
+    return std::move(*this);
+  }
+
+  // The key declared last is read once for a whole sweep (ConfigKey::whole_sweep_only).
+  ParamTable&& for_whole_sweep() && {
+    schema_.back().whole_sweep_only = true;
     return std::move(*this);
   }
 
@@ -152,6 +169,13 @@ class ParamTable {
     if constexpr (std::is_same_v<V, std::string>) return c.get_string(name);
   }
   std::string full(const std::string& key) const { return section_ + "." + key; }
+  // A key named "..._s" is in seconds (the one naming rule of keys with a unit), so its value is
+  // held to what the engine's nanosecond clock can add up (kMaxDurationSeconds): a larger one
+  // would overflow mid-run, or be ignored.
+  static Bounds clock_bounds(const std::string& key, Bounds b) {
+    if (key.size() > 2 && key.ends_with("_s")) b.max = std::min(b.max, kMaxDurationSeconds);
+    return b;
+  }
   template <class M>
   static std::ptrdiff_t offset_of(M P::*member) {
     static const P probe{};
@@ -160,7 +184,7 @@ class ParamTable {
   template <class M>
   void add(M P::*member, const std::string& key, ConfigType type, ConfigValue default_value, const std::string& meaning,
            std::function<void(const Config&, P&)> reader) {
-    schema_.push_back({full(key), type, std::move(default_value), meaning});
+    schema_.push_back({full(key), type, std::move(default_value), meaning, false, false});
     readers_.push_back(std::move(reader));
     offsets_.push_back(offset_of(member));
   }

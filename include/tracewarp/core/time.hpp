@@ -14,6 +14,10 @@ using Time = std::int64_t;
 inline constexpr Time kTimeInfinity = std::numeric_limits<Time>::max();
 inline constexpr Time kTicksPerSecond = 1'000'000'000;  // nanoseconds
 
+// The longest duration or time of day any key or input may give, in seconds: about 31.7 years, a
+// ninth of the clock's range, so that a time plus a few such durations never overflows it.
+inline constexpr double kMaxDurationSeconds = 1e9;
+
 constexpr Time from_seconds(std::int64_t s) { return s * kTicksPerSecond; }
 inline Time from_seconds(double s) { return static_cast<Time>(std::llround(s * kTicksPerSecond)); }
 constexpr double to_seconds(Time t) { return static_cast<double>(t) / kTicksPerSecond; }

@@ -37,7 +37,8 @@ const ParamTable<workload::KComputerMix>& kmix_params() {
   using P = workload::KComputerMix;
   static const ParamTable<P> table =
       ParamTable<P>("kmix")
-          .number("days", &P::days, "K computer mix: days of submissions", {.min = 1e-9})
+          .number("days", &P::days, "K computer mix: days of submissions",
+                  {.min = 1e-9, .max = kMaxDurationSeconds / 86400})
           .number("full_share", &P::full_share, "K computer mix: share of jobs that run until their walltime",
                   {.min = 0, .max = 1})
           .number("min_ratio", &P::min_ratio,

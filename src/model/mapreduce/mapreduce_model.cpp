@@ -13,8 +13,17 @@ using namespace detail;
 // Each key's own range and choices are checked where it is declared (param_table); this checks
 // what they cannot say alone.
 void validate(const MapReduceParams& params) {
-  if (params.memory_gb < std::min(params.map_memory_gb, params.reduce_memory_gb) && params.maps + params.reduces > 0)
-    throw ConfigError("mapreduce: a worker's memory holds no container");
+  // Each would leave a job that never ends: the run would go on forever, simulated time climbing.
+  if (params.maps + params.reduces == 0)
+    throw ConfigError("mapreduce.maps and mapreduce.reduces are both 0: a job with no task never runs");
+  const auto refuse_misfit = [&](const char* kind, double gb) {
+    throw ConfigError("mapreduce." + std::string(kind) + "_memory_gb = " + to_string(ConfigValue(gb)) + ": a " + kind +
+                      " container fits no worker (mapreduce.memory_gb = " + to_string(ConfigValue(params.memory_gb)) +
+                      "), so the job would never end");
+  };
+  if (params.maps > 0 && params.map_memory_gb > params.memory_gb) refuse_misfit("map", params.map_memory_gb);
+  if (params.reduces > 0 && params.reduce_memory_gb > params.memory_gb)
+    refuse_misfit("reduce", params.reduce_memory_gb);
 }
 
 double records_per_task(const MapReduceParams& params) { return params.split_mb * (1 << 20) / params.record_bytes; }

@@ -13,9 +13,9 @@ const ParamTable<Params>& param_table() {
           .integer("events_per_lp", &Params::events_per_lp, "initial events per LP")
           .number("remote", &Params::remote, "probability an event goes to a uniformly random LP", {.min = 0, .max = 1})
           .number("mean", &Params::mean, "mean time increment (time units = seconds; at least the lookahead)",
-                  {.min = 0})
-          .number("lookahead", &Params::lookahead, "minimum time increment", {.min = 0})
-          .number("end", &Params::end, "end time", {.min = 1e-9, .max = 9e9})
+                  {.min = 0, .max = kMaxDurationSeconds})
+          .number("lookahead", &Params::lookahead, "minimum time increment", {.min = 0, .max = kMaxDurationSeconds})
+          .number("end", &Params::end, "end time", {.min = 1e-9, .max = kMaxDurationSeconds})
           .flag("reverse", &Params::reverse,
                 "optimistic mode undoes events by reverse computation (on_reverse) instead of state copies");
   return table;

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Nothing silently wrong (issue 51): a damaged journal record runs again, a resume that would mix
+# inputs or configurations is refused, a checkpoint made of two generations is not trusted, keys
+# that nothing would read and times beyond the clock are refused, inputs that would never end are
+# refused, and files beside the output are never followed through links.
+#   tests/cli/test_trust.sh TRACEWARP MPIRUN PYTHON SRC
+set -u
+tw="$1"; mpirun="$2"; python="$3"; src="$4"
+work=$(mktemp -d)
+trap 'pkill -9 -f "$work/" 2>/dev/null; rm -rf "$work"' EXIT
+. "$src/tests/cli/checks.sh"
+cd "$work" || exit 1
+compare() { "$python" "$src/tests/python/compare_results.py" "$1" "$2" >"$work/cmp" 2>&1; }
+sweep="$src/experiments/phold/sweep.toml"
+phold=(--set phold.end=500 --set experiment.replications=5)  # 10 runs of about 0.3 s each
+
+# killed NAME ARGS...: the PHOLD sweep writing NAME.h5, killed (kill -9) once 3 runs are recorded.
+killed() {
+  local name="$1"; shift
+  "$tw" run "$sweep" "${phold[@]}" "$@" -q -o "$work/$name.h5" >/dev/null 2>&1 &
+  for _ in $(seq 600); do
+    [ "$(ls "$work/$name.h5.journal" 2>/dev/null | grep -cE '^run-[0-9]+[.]out$')" -ge 3 ] && break
+    sleep 0.05
+  done
+  pkill -9 -f "$work/$name.h5"
+  wait 2>/dev/null
+}
+
+# A small SWF log of 300 jobs in data folder $1 (seed $2), on a machine of $3 processors.
+make_log() {
+  mkdir -p "$1/traces"
+  "$python" - "$1/traces/log.swf" "$2" "$3" <<'PY'
+import random, sys
+path, seed, procs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+r = random.Random(seed)
+with open(path, "w") as f:
+    f.write(f"; MaxProcs: {procs}\n; MaxNodes: {procs}\n")
+    t = 0
+    for i in range(1, 301):
+        t += r.randint(1, 300)
+        run = r.randint(10, 3000)
+        p = r.choice([1, 2, 4, 8, 16, 32])
+        f.write(f"{i} {t} {r.randint(0, 100)} {run} {p} -1 -1 {p} {run * 2} -1 1 {r.randint(1, 5)} 1 1 1 1 -1 -1\n")
+PY
+}
+
+# --- 1. A damaged journal record is dropped with a warning, and its run runs again ---------------
+"$tw" run "$sweep" "${phold[@]}" -q -o whole.h5 || fail "uninterrupted PHOLD sweep"
+killed flip
+if [ -f flip.h5.journal/run-000000.out ]; then
+  # One bit flipped near the end of run 0's record: inside its table rows.
+  "$python" -c "import sys; p=sys.argv[1]; b=bytearray(open(p,'rb').read()); b[-9]^=4; open(p,'wb').write(b)" \
+    flip.h5.journal/run-000000.out
+  out=$("$tw" run "$sweep" "${phold[@]}" -o flip.h5 --resume 2>&1); code=$?
+  if [ "$code" -eq 0 ] && grep -q "run-000000.out: damaged (checksum mismatch); that run runs again" <<<"$out" &&
+    compare whole.h5 flip.h5; then
+    pass "one flipped bit in a record's rows: dropped with a warning, its run runs again, same results"
+  else fail "flipped bit in a journal record (exit $code)"; echo "$out" | tail -3; cat cmp; fi
+else fail "the PHOLD sweep was not stopped with a run recorded"; fi
+
+# --- 2, 3. Resume checks what it resumes: the inputs' content, and a complete file's making ------
+make_log A 1 64; make_log B 2 64
+cat >replay.toml <<'T'
+[experiment]
+model = "batch"
+[workload]
+trace = "${TRACEWARP_DATA}/traces/log.swf"
+[sweep]
+"batch.policy" = ["fcfs", "easy"]
+T
+TRACEWARP_DATA=A "$tw" run replay.toml -q -o replay.h5 || fail "replay of log A"
+expect "--resume on a complete file made from another data folder is refused, naming the input" 2 \
+  'complete but was made by another sweep \(input \$\{TRACEWARP_DATA\}/traces/log.swf: was' -- \
+  env TRACEWARP_DATA=B "$tw" run replay.toml -o replay.h5 --resume
+expect "--resume on a complete file with a changed --set is refused, not called complete" 2 \
+  'complete but was made by another sweep \(batch.tick_s: was' -- \
+  env TRACEWARP_DATA=A "$tw" run replay.toml -o replay.h5 --resume --set batch.tick_s=60
+expect "--resume on a complete file of this very sweep: nothing to do" 0 'is complete \(2 runs\): nothing to resume' -- \
+  env TRACEWARP_DATA=A "$tw" run replay.toml -o replay.h5 --resume
+# An interrupted sweep (its second run needs more than its memory budget: the machine of log C is
+# 4,000,000 processors) resumed with the data folder pointing elsewhere, or its trace replaced.
+make_log C 1 4000000; make_log D 2 4000000
+printf '"engine.memory_budget_mib" = [1000, 1]\n' >>replay.toml
+TRACEWARP_DATA=C "$tw" run replay.toml -q -o mixed.h5 >/dev/null 2>&1
+if [ -f mixed.h5.journal/run-000000.out ]; then
+  expect "a sweep interrupted on one data folder is not resumed on another" 2 \
+    'interrupted sweep was another one \(input \$\{TRACEWARP_DATA\}/traces/log.swf: was [0-9]+ bytes, crc32' -- \
+    env TRACEWARP_DATA=D "$tw" run replay.toml -o mixed.h5 --resume
+  cp D/traces/log.swf C/traces/log.swf
+  expect "nor with its trace replaced in place" 2 'interrupted sweep was another one \(input' -- \
+    env TRACEWARP_DATA=C "$tw" run replay.toml -o mixed.h5 --resume
+else fail "the failing replay sweep left no journal"; fi
+
+# --- 5. Keys read once for the whole sweep cannot be swept ---------------------------------------
+for key in experiment.model experiment.replications output.file engine.ranks_per_run; do
+  printf '[experiment]\nmodel = "phold"\n[sweep]\n"%s" = [1, 2]\n' "$key" >swept.toml
+  expect "sweeping $key is refused, naming it" 2 "sweep key '$key' is read once for the whole sweep" -- \
+    "$tw" run swept.toml -o swept.h5
+done
+[ ! -e swept.h5 ] && [ ! -e swept.h5.journal ] || fail "a refused sweep made files"
+
+# --- 6. Times beyond what the clock can add up are refused, naming the key ------------------------
+for kv in batch.tick_s=5e9 batch.window_from_s=1e10 batch.window_until_s=1e10 batch.walltime_grace_s=1e12 \
+  output.series_interval_s=1e300; do
+  expect "$kv is refused" 2 "${kv%%=*} must be in \[0|${kv%%=*} must be in \[1e-09|${kv%%=*} must be <= 1000000000" -- \
+    env TRACEWARP_DATA=A "$tw" run replay.toml -o times.h5 --set "$kv" --set batch.policy=easy
+done
+expect "a seed whose replications would wrap is refused" 2 "experiment.seed \+ 1 \(the replications' seeds\) exceeds" -- \
+  "$tw" run "$sweep" -o seed.h5 --set experiment.seed=9223372036854775807
+
+# --- 7. MapReduce inputs that would never end are refused ---------------------------------------
+mr="$src/experiments/mapreduce-stragglers/benefit.toml"
+expect "a map container larger than a worker's memory is refused" 2 "mapreduce.map_memory_gb = 100(.0)?: a map container fits no worker" -- \
+  timeout 60 "$tw" run "$mr" -o mr.h5 --set mapreduce.map_memory_gb=100
+expect "a reduce container larger than a worker's memory is refused" 2 "mapreduce.reduce_memory_gb = 13(.0)?: a reduce container fits no worker" -- \
+  timeout 60 "$tw" run "$mr" -o mr.h5 --set mapreduce.reduce_memory_gb=13
+expect "a job with no task is refused" 2 "mapreduce.maps and mapreduce.reduces are both 0" -- \
+  timeout 60 "$tw" run "$mr" -o mr.h5 --set mapreduce.maps=0 --set mapreduce.reduces=0
+
+# --- 9. Files beside the output are never followed through links --------------------------------
+echo "precious" >precious.txt
+ln -s precious.txt linked.h5.partial
+expect "a symbolic link at OUTPUT.partial is refused, and its target is untouched" 2 \
+  "linked.h5.partial' is a symbolic link" -- "$tw" run "$sweep" -o linked.h5 --set phold.end=10
+grep -q precious precious.txt && [ -L linked.h5.partial ] || fail "the link's target was overwritten"
+ln -s "$work/nowhere/made.txt" dangling.h5.lock
+expect "a dangling link at OUTPUT.lock is refused and creates nothing" 2 "lock file '.*dangling.h5.lock' is a symbolic link" -- \
+  "$tw" run "$sweep" -o dangling.h5 --set phold.end=10
+[ ! -e "$work/nowhere" ] || fail "the dangling lock link's target was created"
+
+echo "trust: $failures failure(s)"
+[ "$failures" -eq 0 ]
