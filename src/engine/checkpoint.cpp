@@ -160,11 +160,12 @@ void Checkpointer::check_header(const std::string& bytes, const std::string& fil
                                 std::optional<Time> at) const {
   persist::Reader r(verified_body(bytes, file), "checkpoint '" + file + "'");
   const RankHeader h = read_header(r);
+  // Whole, but of another run or layout: never overwritten or passed over (UsageError).
   if (h.identity != setup_.config.identity)
-    throw InputError("checkpoint '" + file + "' belongs to another run (" + h.identity + "; this is " +
+    throw UsageError("checkpoint '" + file + "' belongs to another run (" + h.identity + "; this is " +
                      setup_.config.identity + ")");
   if (h.ranks != setup_.comm.size() || h.rank != setup_.comm.rank() || h.lp_count != setup_.lp_count)
-    throw InputError("checkpoint '" + file + "' was written by rank " + std::to_string(h.rank) + " of " +
+    throw UsageError("checkpoint '" + file + "' was written by rank " + std::to_string(h.rank) + " of " +
                      std::to_string(h.ranks) + " with " + std::to_string(h.lp_count) + " LPs; resume it on " +
                      std::to_string(h.ranks) + " ranks");
   if (h.generation != generation || (at && h.at != *at))
@@ -268,16 +269,24 @@ std::optional<CommittedState> Checkpointer::restore() {
     std::string bytes, why;
     const std::optional<Time> at =
         latest && generation == latest->generation ? std::optional<Time>(latest->at) : std::nullopt;
+    std::uint64_t failed[2] = {0, 0};  // damaged, another run's
     try {
       bytes = read_whole_file(file);
       check_header(bytes, file, generation, at);
     } catch (const InputError& e) {
       why = e.what();
+      failed[0] = 1;
+    } catch (const UsageError& e) {
+      why = e.what();
+      failed[1] = 1;
     }
-    std::uint64_t failed[1] = {why.empty() ? 0u : 1u};
     if (!why.empty() && rank != 0)  // rank 0 says what follows; each other rank says its own reason
       std::fprintf(stderr, "tracewarp: warning: rank %d: %s\n", rank, why.c_str());
+    const bool foreign_here = failed[1] != 0;
     setup_.comm.sum(failed);
+    if (failed[1] != 0)  // every rank, together
+      throw UsageError((foreign_here ? why : "another rank's checkpoint belongs to another run") + "; remove '" + dir_ +
+                       "' to run this run again from its start");
     if (failed[0] == 0) {
       if (!damage.empty() && rank == 0)
         std::fprintf(stderr, "tracewarp: warning: %s; the run goes on from the checkpoint of generation %llu\n",

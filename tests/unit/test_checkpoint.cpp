@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "../support/checkpointing.hpp"
 #include "tracewarp/core/files.hpp"
 #include "tracewarp/core/persist.hpp"
 #include "tracewarp/engine/simulation.hpp"
@@ -128,7 +129,7 @@ struct NotListed {  // no TRACEWARP_PERSIST at all
 };
 
 std::string scratch_dir(const char* name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("tracewarp-test-" + std::string(name));
+  const auto dir = testing::checkpoint_root() / ("tracewarp-test-" + std::string(name));
   std::filesystem::remove_all(dir);
   return dir.string();
 }
