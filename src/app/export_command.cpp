@@ -1,5 +1,6 @@
 // tracewarp export RESULTS.h5 --csv DIR | --swf DIR: a results file for tools that do not read
 // HDF5 — every table of every run as CSV, or the batch runs' simulated schedules as SWF.
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -108,11 +109,25 @@ void write_attributes_csv(const Attributes& a, const fs::path& path) {
   for (const auto& [name, value] : a) out << csv_field(name) << ',' << csv_field(to_text(value)) << '\n';
 }
 
+// A run's name from the file, as the name of a file or folder inside DIR: a crafted file could
+// otherwise name a run "..", or "../../x", and have export write outside DIR.
+const std::string& as_file_name(const std::string& run, const std::string& source) {
+  const bool plain = !run.empty() && run != "." && run != ".." && run.size() <= 255 &&
+                     std::none_of(run.begin(), run.end(), [](char c) {
+                       return c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+                     });
+  if (!plain)
+    throw InputError(source + ": a run is named '" + run +
+                     "', which is not a plain file name: not a results file tracewarp wrote, or damaged");
+  return run;
+}
+
 // DIR/runs.csv (one row per run: its id, the sweep point and its summary), and DIR/<run>/ with
 // every table as <table>.csv, the summary and the run's parameters.
-void export_csv(const results::Reader& file, const fs::path& dir) {
-  fs::create_directories(dir);
+void export_csv(const results::Reader& file, const std::string& source, const fs::path& dir) {
   const std::vector<std::string> runs = file.runs();
+  for (const std::string& run : runs) as_file_name(run, source);  // every name, before any file
+  fs::create_directories(dir);
   std::set<std::string> summary_keys;
   for (const std::string& run : runs)
     for (const auto& [k, v] : file.summary(run)) summary_keys.insert(k);
@@ -181,6 +196,7 @@ workload::Workload simulated_schedule(const results::Reader& file, const std::st
 }
 
 void export_swf(const results::Reader& file, const std::string& source, const fs::path& dir) {
+  for (const std::string& run : file.runs()) as_file_name(run, source);  // every name, before any file
   fs::create_directories(dir);
   std::size_t written = 0;
   for (const std::string& run : file.runs()) {
@@ -201,8 +217,12 @@ void export_results(const ExportOptions& o) {
   if (!file.complete())
     throw UsageError(o.results +
                      " is incomplete (its run did not finish): finish it with `tracewarp run ... --resume`");
-  if (!o.csv_dir.empty()) export_csv(file, o.csv_dir);
-  if (!o.swf_dir.empty()) export_swf(file, o.results, o.swf_dir);
+  try {
+    if (!o.csv_dir.empty()) export_csv(file, o.results, o.csv_dir);
+    if (!o.swf_dir.empty()) export_swf(file, o.results, o.swf_dir);
+  } catch (const fs::filesystem_error& e) {  // a folder that cannot be made, a full disk
+    throw IoError("export: " + std::string(e.what()));
+  }
 }
 
 }  // namespace

@@ -1,14 +1,19 @@
 // tracewarp report RESULTS.h5: the summary of every run in a results file.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/core/files.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/results/file.hpp"
@@ -52,6 +57,31 @@ std::string checkpointed_runs(const std::string& output) {
   return n == 0 ? "" : ", " + std::to_string(n) + " run(s) in progress continue from their checkpoints";
 }
 
+// A word for a POSIX shell, whatever it holds: the hint is built from the file's attributes, which
+// a crafted file chooses, and the user is told to paste it.
+std::string shell_quoted(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_-./=:,@%+", c) != nullptr;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// `tracewarp run CONFIG -o OUTPUT --set ... --resume`, every word quoted for the shell.
+std::string resume_command(const Attributes& top, const std::string& output) {
+  const auto it = top.find("config_file");
+  std::string command = "`tracewarp run " +
+                        shell_quoted(it == top.end() ? std::string("CONFIG") : to_text(it->second)) + " -o " +
+                        shell_quoted(output);
+  if (const auto sets = top.find("set_options"); sets != top.end()) {
+    std::istringstream lines(to_text(sets->second));
+    for (std::string line; std::getline(lines, line);) command += " --set " + shell_quoted(line);
+  }
+  return command + " --resume`";
+}
+
 void report(const std::string& given, bool json) {
   const std::string path = file_to_read(given);
   const std::string output = final_name(path);
@@ -59,14 +89,17 @@ void report(const std::string& given, bool json) {
   try {
     reader = std::make_unique<results::Reader>(path);
   } catch (const InputError&) {
+    if (const std::optional<std::string> writer = FileLock::holder(output + ".lock"))
+      throw RunError(path + " is being written by a run in progress (" + *writer +
+                     " holds its lock): report it again when that run has ended");
     const std::size_t kept = journaled_runs(output);
     if (kept == 0) throw;
     const std::string why = failure(output);
     throw RunError(path + " is unreadable (" +
                    (why.empty() ? "its run was killed while writing it" : why.substr(0, why.size() - 2)) + "), but " +
                    std::to_string(kept) + " finished run(s) are kept in " +
-                   experiment::SweepJournal::directory_of(output) + ": `tracewarp run CONFIG -o " + output +
-                   " --resume` rebuilds the file and runs the rest");
+                   experiment::SweepJournal::directory_of(output) + ": `tracewarp run CONFIG -o " +
+                   shell_quoted(output) + " --resume` (with its --set options) rebuilds the file and runs the rest");
   }
   const results::Reader& file = *reader;
   const Attributes top = file.file_attributes();
@@ -103,9 +136,8 @@ void report(const std::string& given, bool json) {
   if (!complete) {
     throw RunError(path + " is incomplete: " + failure(output) + std::to_string(file.runs().size()) + " of " +
                    get(top, "runs") + " runs are in it (listed above), " + std::to_string(journaled_runs(output)) +
-                   " finished runs are kept in its journal" + checkpointed_runs(output) + "; `tracewarp run " +
-                   get(top, "config_file") + " -o " + output + " --resume` (with the same --set options: " +
-                   (get(top, "overrides").empty() ? "none" : get(top, "overrides")) + ") runs the rest");
+                   " finished runs are kept in its journal" + checkpointed_runs(output) + "; " +
+                   resume_command(top, output) + " runs the rest");
   }
 }
 

@@ -93,6 +93,19 @@ std::optional<FileLock> FileLock::try_take(const std::string& path, std::string&
   }
 }
 
+std::optional<std::string> FileLock::holder(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return std::nullopt;
+  struct flock probe {};
+  probe.l_type = F_WRLCK;
+  probe.l_whence = SEEK_SET;
+  std::optional<std::string> who;
+  if (::fcntl(fd, F_GETLK, &probe) == 0 && probe.l_type != F_UNLCK)
+    who = probe.l_pid > 0 ? "process " + std::to_string(probe.l_pid) : "another process";
+  ::close(fd);
+  return who;
+}
+
 FileLock::FileLock(FileLock&& other) noexcept : path_(std::move(other.path_)), fd_(std::exchange(other.fd_, -1)) {}
 
 FileLock::~FileLock() {

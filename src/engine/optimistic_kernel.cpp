@@ -25,6 +25,7 @@
 #include "checkpoint.hpp"
 #include "event_pool.hpp"
 #include "event_queue.hpp"
+#include "idle_wait.hpp"
 #include "kernel.hpp"
 #include "optimism_tuner.hpp"
 #include "output_log.hpp"
@@ -147,6 +148,7 @@ class OptimisticKernel final : public KernelPort {
         exchange_messages();
         until_poll = config_.poll_interval - 1;
         if (round_open_ && round_ended()) {
+          idle_.heard();
           fossil_collect(gvt_);
           progress_.tick(gvt_, stats_.committed);
           if (gvt_ >= end_) break;
@@ -171,8 +173,11 @@ class OptimisticKernel final : public KernelPort {
         if (!round_open_) open_round();
         executed = 0;
         until_poll = 0;
+        idle_.wait();
+        if (idle_.silent()) stop_on_silence();
         continue;
       }
+      idle_.heard();
       if (check_mode_)
         check_event(next.slot, states_[next.lp]);
       else
@@ -612,6 +617,15 @@ class OptimisticKernel final : public KernelPort {
 
   // ---- messages, GVT, commit ---------------------------------------------------------------
 
+  [[noreturn, gnu::cold]] void stop_on_silence() const {
+    const int peer = transport_.waiting_for();
+    throw RunError("no word for " + std::to_string(static_cast<long long>(idle_.waited_s())) + " s from " +
+                   (peer >= 0 ? "rank " + std::to_string(peer) : std::string("the other ranks")) +
+                   ", whose part of a GVT round this rank waits for: it may have stopped or hung "
+                   "(engine.silence_timeout_s = " +
+                   to_string(ConfigValue(config_.silence_timeout_s)) + "); the run stops");
+  }
+
   void exchange_messages() {
     transport_.flush();
     transport_.poll([this](const Event& ev, bool anti) { on_remote(ev, anti); });
@@ -863,6 +877,7 @@ class OptimisticKernel final : public KernelPort {
   std::optional<OptimismTuner> tuner_;
   const double started_s_ = steady_seconds();
   SparseClock tuner_clock_;
+  IdleWait idle_{config_.silence_timeout_s};
 };
 
 }  // namespace

@@ -34,6 +34,12 @@ class PairwiseReduction {
   PairwiseReduction& operator=(const PairwiseReduction&) = delete;
 
   bool in_flight() const { return in_flight_; }
+  // The rank whose message the reduction in flight waits for now (-1: none).
+  int waiting_for() const {
+    if (!in_flight_) return -1;
+    if (stage_ == 0) return extra() ? rank_ - pow2_ : has_extra() ? rank_ + pow2_ : -1;
+    return stage_ < last_stage_ ? rank_ ^ (1 << (stage_ - 1)) : -1;
+  }
 
   // One reduction at a time: the caller tests the last one to its end first.
   void start(const Values& mine) {

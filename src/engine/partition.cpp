@@ -1,6 +1,8 @@
 #include "tracewarp/engine/partition.hpp"
 
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "tracewarp/core/error.hpp"
@@ -56,7 +58,30 @@ Partition Partition::round_robin(LpId lps, int ranks) {
 
 // Format (partitions/README.md): '#' comments, then "lps N", "ranks R", then inclusive ranges
 // "FIRST LAST RANK" in increasing order that cover 0..N-1 exactly once.
+void Partition::check_file(const Placement& placement, int ranks) {
+  if (placement.kind != PlacementKind::file) return;
+  std::error_code ec;
+  if (std::filesystem::exists(placement.file, ec) && std::filesystem::is_regular_file(placement.file, ec)) {
+    std::ifstream in(placement.file);
+    std::string line;
+    while (std::getline(in, line)) {
+      std::istringstream fields(line.substr(0, line.find('#')));
+      std::string first;
+      long long lps = 0;
+      if (fields >> first && first == "lps" && fields >> lps && lps > 0 &&
+          static_cast<unsigned long long>(lps) < std::numeric_limits<LpId>::max()) {
+        from_file(placement.file, static_cast<LpId>(lps), ranks);
+        return;
+      }
+    }
+  }
+  from_file(placement.file, 1, ranks);  // says what is wrong: no file, no "lps" line first
+}
+
 Partition Partition::from_file(const std::string& path, LpId lps, int ranks) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw InputError("partition file '" + path + "' is not a regular file");  // a FIFO would be read once
   std::ifstream in(path);
   if (!in) throw InputError("cannot open partition file '" + path + "'");
   Partition p;

@@ -6,11 +6,23 @@ namespace tracewarp {
 
 namespace {
 std::string show_sync(const SyncMode& m) { return to_string(m); }
-SyncMode parse_sync(const std::string& v, const std::string&) { return parse_sync_mode(v); }
+SyncMode parse_sync(const std::string& v, const std::string& key) {
+  try {
+    return parse_sync_mode(v);
+  } catch (const UsageError& e) {  // the message names the file and the key
+    throw ConfigError(key + ": " + e.what());
+  }
+}
 std::string show_placement(const Placement& p) {
   return p.kind == PlacementKind::block ? "block" : p.kind == PlacementKind::round_robin ? "round-robin" : p.file;
 }
-Placement parse_place(const std::string& v, const std::string&) { return parse_placement(v); }
+Placement parse_place(const std::string& v, const std::string& key) {
+  try {
+    return parse_placement(v);
+  } catch (const Error& e) {
+    throw ConfigError(key + ": " + e.what());
+  }
+}
 double show_window(const Time& t) { return to_seconds(t); }
 Time parse_window(const double& s, const std::string& key) {
   if (!(s >= 0)) throw ConfigError(key + " must be >= 0, got " + std::to_string(s));
@@ -53,6 +65,10 @@ const ParamTable<EngineConfig>& engine_params() {
                   "engine memory per rank, MiB (0 = half the node's memory over its ranks) (>= 0)", show_mib, parse_mib)
           .number("checkpoint_every_s", &P::checkpoint_every_s,
                   "wall-clock seconds between checkpoints of a run, which `run --resume` continues from (0 = none)",
+                  {.min = 0})
+          .number("silence_timeout_s", &P::silence_timeout_s,
+                  "wall-clock seconds an optimistic rank waits for a silent peer (a stopped or hung rank) before "
+                  "it stops the run naming it (0 = forever)",
                   {.min = 0});
   return table;
 }

@@ -67,6 +67,8 @@ class Transport {
   // The same reduction without waiting: start it, then test until it is done (one at a time).
   void start_reduce(Time local_min, std::uint64_t flags, Tally tally = {});
   bool test_reduce(Reduction& out);
+  // The rank whose part of the reduction in flight this rank waits for (-1: none).
+  int waiting_for() const { return reduction_.waiting_for(); }
   void end_round();
   Time red_min() const { return red_min_; }
 

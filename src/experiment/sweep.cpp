@@ -24,6 +24,7 @@
 #include "tracewarp/config/settings.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/files.hpp"
+#include "tracewarp/engine/partition.hpp"
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/results/file.hpp"
@@ -313,15 +314,31 @@ struct CheckFailure {
   }
 };
 
+// The engine's part of a run's check: what Simulation::run would refuse only once the sweep's
+// files exist (and, in a sweep, after earlier runs ran).
+void check_engine(const model::ModelInfo& model, const config::RunSpec& run, int ranks_per_run) {
+  const EngineConfig engine = engine_params().read(run.config);
+  if (engine.sync == SyncMode::conservative && engine.lookahead == 0 && !model.declares_lookahead)
+    throw UsageError("engine.sync = \"conservative\" needs a lookahead, and the " + model.name +
+                     " model declares none (its LPs send each other events without delay): use engine.sync = "
+                     "\"optimistic\", or set engine.lookahead_s if the placement keeps such LPs on one rank");
+  try {
+    Partition::check_file(engine.placement, ranks_per_run);
+  } catch (const InputError& e) {
+    throw InputError(engine_params().key_of(&EngineConfig::placement) + ": " + e.what());
+  }
+}
+
 // Every rank checks its share of the runs (run i on rank i mod size: checking reads traces and
 // makes generated workloads, seconds for a large sweep); world rank 0 gets the first failure.
 CheckFailure check_runs(const boost::mpi::communicator& world, const model::ModelInfo& model,
-                        const std::vector<config::RunSpec>& runs) {
+                        const std::vector<config::RunSpec>& runs, int ranks_per_run) {
   CheckFailure mine;
-  for (std::size_t i = static_cast<std::size_t>(world.rank()); model.check && i < runs.size();
+  for (std::size_t i = static_cast<std::size_t>(world.rank()); i < runs.size();
        i += static_cast<std::size_t>(world.size())) {
     try {
-      model.check(runs[i].config);
+      check_engine(model, runs[i], ranks_per_run);
+      if (model.check) model.check(runs[i].config);
     } catch (const Error& e) {  // a sweep's message names the run, a lone run's needs no name
       const std::string where = runs.size() > 1 ? runs[i].id + " (" + runs[i].varied_text() + "): " : "";
       mine = {i, e.exit_code(), where + e.what()};
@@ -355,6 +372,9 @@ Attributes file_attributes(const SweepOptions& o, const config::Experiment& expe
   std::string overrides;
   for (const std::string& s : experiment.overrides) overrides += (overrides.empty() ? "" : " ") + s;
   top["overrides"] = overrides;
+  std::string lines;  // the same, one --set value a line: a value may hold spaces
+  for (const std::string& s : experiment.overrides) lines += s + "\n";
+  top["set_options"] = lines;
   top["model"] = model;
   top["runs"] = static_cast<std::int64_t>(runs);
   top["ranks"] = static_cast<std::int64_t>(world_size);
@@ -542,7 +562,7 @@ std::string run_sweep(const Communicator& world, const config::Experiment& exper
   // journal, resume) and tells everyone before any file is made.
   SweepStart start;
   std::optional<FileLock> lock;
-  const CheckFailure checked = check_runs(control, model, runs);
+  const CheckFailure checked = check_runs(control, model, runs, layout.ranks_per_run);
   if (world.rank() == 0) start = decide_start(checked, journal, o, output, lock);
   boost::mpi::broadcast(control, start, 0);
   if (!start.refusal.empty()) {

@@ -280,7 +280,14 @@ Writer::Writer(std::string path, const Attributes& file_attributes)
     : path_(std::move(path)), partial_(path_ + ".partial"), h_(std::make_unique<Handles>()) {
   clear_for_own_file(partial_);  // never through a link; a reader of an old one keeps its inode
   h_->file = H5Fcreate(partial_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
-  if (h_->file < 0) throw UsageError("cannot create results file '" + partial_ + "': " + hdf5_error_chain());
+  if (h_->file < 0) {
+    const std::string chain = hdf5_error_chain();
+    // A full disk is an I/O failure said in one line (exit 1), as everywhere else; anything else
+    // here is a name or folder the user gave (exit 2).
+    if (chain.find("errno = 28,") != std::string::npos)
+      throw IoError("cannot create results file '" + partial_ + "': no space left on device");
+    throw UsageError("cannot create results file '" + partial_ + "': " + chain);
+  }
   h_->runs = check(H5Gcreate2(h_->file, "runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group /runs");
   Attributes attrs = file_attributes;
   attrs["start_time"] = iso_now();

@@ -520,6 +520,21 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, const TraceOpti
   throw UsageError("no reader for format " + to_string(format));
 }
 
+namespace {
+
+// Jobs whose id an earlier job of the trace has already.
+std::uint64_t repeated_ids(const std::vector<workload::Job>& jobs) {
+  std::vector<std::uint64_t> ids;
+  ids.reserve(jobs.size());
+  for (const workload::Job& j : jobs) ids.push_back(j.id);
+  std::sort(ids.begin(), ids.end());
+  std::uint64_t repeated = 0;
+  for (std::size_t i = 1; i < ids.size(); ++i) repeated += ids[i] == ids[i - 1];
+  return repeated;
+}
+
+}  // namespace
+
 workload::Workload load_workload(const std::string& path, const TraceOptions& options) {
   TraceFormat format = TraceFormat::automatic;
   const std::unique_ptr<TraceReader> reader = open_trace(path, options, &format);
@@ -551,6 +566,12 @@ workload::Workload load_workload(const std::string& path, const TraceOptions& op
   w.max_nodes = reader->machine_nodes() > 0 ? reader->machine_nodes() : workload::header_int(w.header, "MaxNodes");
   w.max_procs = workload::header_int(w.header, "MaxProcs");
   if (const std::string note = reader->machine_note(); !note.empty()) w.notes.push_back(path + ": " + note);
+  if (const std::uint64_t shared = repeated_ids(w.jobs); shared > 0) {  // kept, but said: rows share ids
+    w.tally.repaired["job id seen before: kept"] += shared;
+    w.notes.push_back(path + ": " + std::to_string(shared) +
+                      " job(s) repeat the id of an earlier job; each is kept and run, but their rows in the results "
+                      "share an id");
+  }
   if (format == TraceFormat::alcf && !w.jobs.empty()) {  // absolute Unix times: start the trace at 0
     const Time origin = w.jobs.front().submit;
     w.unix_start_time = origin / kTicksPerSecond;

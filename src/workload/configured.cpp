@@ -81,7 +81,16 @@ namespace {
 // (or not set, from another working directory) is seen at once.
 void require_trace_file(const std::string& given, const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::exists(path, ec)) return;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_regular_file(status)) return;
+  // A trace is read more than once (checked, then run; a sweep's runs), so it must be a file: a
+  // FIFO or a device would be read once and then wait forever.
+  if (std::filesystem::exists(status))
+    throw InputError("cannot read '" + path + "' as a trace: it is " +
+                     (std::filesystem::is_directory(status) ? "a folder" : "not a regular file (a FIFO or a device)") +
+                     "; give a trace file");
+  if (ec && ec != std::errc::no_such_file_or_directory)  // a loop of symbolic links, a folder we may not enter
+    throw InputError("cannot open '" + path + "': " + ec.message());
   const char* env = std::getenv("TRACEWARP_DATA");
   const std::string folder = std::filesystem::absolute(data_directory(), ec).lexically_normal().string();
   const std::string why =

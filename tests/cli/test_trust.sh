@@ -117,6 +117,62 @@ expect "a reduce container larger than a worker's memory is refused" 2 "mapreduc
 expect "a job with no task is refused" 2 "mapreduce.maps and mapreduce.reduces are both 0" -- \
   timeout 60 "$tw" run "$mr" -o mr.h5 --set mapreduce.maps=0 --set mapreduce.reduces=0
 
+# --- 8. A FIFO as the trace is refused (it would be read once, then waited on forever) -----------
+mkfifo fifo.swf
+expect "a FIFO as the trace is refused, naming it" 2 "fifo.swf' as a trace: it is not a regular file" -- \
+  timeout 60 "$tw" run replay.toml -o fifo.h5 --set workload.trace="$work/fifo.swf" --set batch.policy=easy \
+  --set engine.memory_budget_mib=1000
+ln -s loop1 loop2; ln -s loop2 loop1
+expect "a loop of symbolic links is said as such, not as a missing file" 2 "loop1': Too many levels of symbolic links" -- \
+  "$tw" run replay.toml -o loop.h5 --set workload.trace="$work/loop1" --set batch.policy=easy \
+  --set engine.memory_budget_mib=1000
+
+# ... and a stopped rank: the others back off while they wait (no spinning at 100% CPU), then stop
+# the run naming it after engine.silence_timeout_s.
+"$mpirun" -np 2 --oversubscribe "$tw" run "$sweep" -q -o "$work/stopped.h5" --set experiment.replications=1 \
+  --set phold.remote=1.0 --set phold.end=1e6 --set engine.silence_timeout_s=4 >"$work/stopped.log" 2>&1 &
+launcher=$!
+stopped=""
+for _ in $(seq 200); do
+  for pid in $(pgrep -f "$work/stopped.h5"); do
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then stopped=$pid; fi
+    if tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=0"; then waiting=$pid; fi
+  done
+  [ -n "$stopped" ] && [ -n "${waiting:-}" ] && break
+  sleep 0.05
+done
+if [ -n "$stopped" ]; then
+  sleep 0.5
+  kill -STOP "$stopped"
+  sleep 1
+  ticks_before=$(awk '{print $14 + $15}' "/proc/$waiting/stat")
+  sleep 2
+  ticks_after=$(awk '{print $14 + $15}' "/proc/$waiting/stat" 2>/dev/null || echo "$ticks_before")
+  used=$(( (ticks_after - ticks_before) * 100 / $(getconf CLK_TCK) / 2 ))
+  [ "$used" -lt 50 ] && pass "a rank waiting on a stopped peer backs off (${used}% of a core)" ||
+    fail "a rank waiting on a stopped peer spins (${used}% of a core)"
+  for _ in $(seq 300); do kill -0 "$launcher" 2>/dev/null || break; sleep 0.1; done
+  kill -CONT "$stopped" 2>/dev/null
+  wait "$launcher"; code=$?
+  if [ "$code" -ne 0 ] && grep -q "no word for [0-9]* s from rank 1" stopped.log &&
+    grep -q "engine.silence_timeout_s = 4" stopped.log; then
+    pass "a stopped rank: the run stops after engine.silence_timeout_s, naming it (exit $code)"
+  else fail "a stopped rank (exit $code)"; tail -3 stopped.log; fi
+else fail "no rank 1 process found to stop"; kill "$launcher" 2>/dev/null; fi
+
+# --- 12. Engine settings that cannot work are refused before any file -----------------------------
+expect "engine.sync = conservative on the batch model is refused before any file, naming the run" 2 \
+  'run-0000 \(.*\): engine.sync = "conservative" needs a lookahead, and the batch model declares none' -- \
+  env TRACEWARP_DATA=A "$tw" run replay.toml -o cons.h5 --set engine.sync=conservative
+[ ! -e cons.h5.journal ] && [ ! -e cons.h5.partial ] || fail "the conservative refusal made files"
+printf 'lps 20000\nranks 3\n0 19999 0\n' >three.part
+expect "a partition file for another rank count is refused before any file, naming the key" 2 \
+  "engine.placement: .*three.part:2: field 'ranks': file is for 3 ranks, the run has 1" -- \
+  "$tw" run "$sweep" -o part.h5 --set engine.placement="$work/three.part"
+[ ! -e part.h5.journal ] && [ ! -e part.h5.partial ] || fail "the partition refusal made files"
+expect "engine.sync = bogus names the key" 2 "--set: engine.sync: unknown synchronisation mode 'bogus'" -- \
+  "$tw" run "$sweep" -o bogus.h5 --set engine.sync=bogus
+
 # --- 9. Files beside the output are never followed through links --------------------------------
 echo "precious" >precious.txt
 ln -s precious.txt linked.h5.partial
@@ -127,6 +183,52 @@ ln -s "$work/nowhere/made.txt" dangling.h5.lock
 expect "a dangling link at OUTPUT.lock is refused and creates nothing" 2 "lock file '.*dangling.h5.lock' is a symbolic link" -- \
   "$tw" run "$sweep" -o dangling.h5 --set phold.end=10
 [ ! -e "$work/nowhere" ] || fail "the dangling lock link's target was created"
+
+# --- 10, 11. Names taken from a results file: never a path out of export's folder, never a command
+"$python" - whole.h5 <<'PY'
+import shutil, sys, h5py
+shutil.copy(sys.argv[1], "dotdot.h5")
+with h5py.File("dotdot.h5", "r+") as f:
+    f["runs"].move("run-0000", "..")
+shutil.copy(sys.argv[1], "quoted.h5")
+with h5py.File("quoted.h5", "r+") as f:
+    f.attrs["config_file"] = "x'; touch pwned; '"
+    f.attrs["complete"] = 0
+PY
+mkdir -p exported/inner
+expect "export refuses a run named '..' in a crafted file, before writing anything" 2 "a run is named '..', which is not a plain file name" -- \
+  "$tw" export dotdot.h5 --csv exported/inner
+[ -z "$(ls exported/inner)" ] && [ ! -e exported/runs.csv ] || fail "export wrote files for a crafted file"
+out=$("$tw" report quoted.h5 2>&1)
+hint=$(grep -o '`tracewarp run[^`]*`' <<<"$out" | tr -d '`')
+if grep -qF "tracewarp run 'x'\''; touch pwned; '\''' -o quoted.h5" <<<"$hint"; then
+  bash -c "echo ${hint#tracewarp}" >/dev/null
+  [ ! -e pwned ] && pass "the resume hint quotes what the file says: pasting it runs no other command" ||
+    fail "the resume hint ran a command"
+else fail "the resume hint is not quoted"; echo "$out" | tail -2; fi
+
+# --- 14. A reader holding the .partial open, and report on a run in progress ----------------------
+"$tw" run "$sweep" "${phold[@]}" -q -o "$work/held.h5" >/dev/null 2>&1 &
+for _ in $(seq 200); do [ -e held.h5.partial ] && break; sleep 0.02; done
+sleep 0.2
+expect "report on a run in progress says so, not 'killed'" 1 "is being written by a run in progress \(process [0-9]+ holds its lock\)" -- \
+  "$tw" report held.h5
+pkill -9 -f "$work/held.h5"; wait 2>/dev/null
+if [ -e held.h5.partial ]; then
+  "$python" -c "import h5py, time; f = h5py.File('held.h5.partial', 'r'); time.sleep(30)" 2>/dev/null &
+  reader=$!
+  sleep 1
+  out=$("$tw" run "$sweep" "${phold[@]}" -o held.h5 --resume 2>&1); code=$?
+  kill "$reader" 2>/dev/null; wait "$reader" 2>/dev/null
+  [ "$code" -eq 0 ] && compare whole.h5 held.h5 && pass "--resume while a reader holds the .partial open" ||
+    { fail "--resume with a reader on the .partial (exit $code)"; echo "$out" | tail -2; }
+else fail "no .partial left by the killed run"; fi
+
+# Duplicate job ids are kept, and said.
+cp A/traces/log.swf dup.swf
+tail -1 A/traces/log.swf | awk '{ $2 = $2 + 10; print }' >>dup.swf
+expect "duplicate job ids are kept with a warning" 0 "1 job\(s\) repeat the id of an earlier job" -- \
+  "$tw" run replay.toml -o dup.h5 --set workload.trace="$work/dup.swf" --set batch.policy=easy
 
 echo "trust: $failures failure(s)"
 [ "$failures" -eq 0 ]

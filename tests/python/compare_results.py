@@ -15,52 +15,65 @@ def model_columns(rows):
     return rows[keep] if len(keep) < len(rows.dtype.names) else rows
 
 
-args = [a for a in sys.argv[1:] if not a.startswith("--")]
-# --allow-new-parameters: parameters, summary metrics and table columns present in only the second
-# file are fine (added since the first was written); common ones must still agree.
-allow_new = "--allow-new-parameters" in sys.argv[1:]
-a_path, b_path = args[0], args[1]
-problems = []
-with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
-    for f, p in ((a, a_path), (b, b_path)):
-        if f.attrs.get("complete") != 1:
-            problems.append(f"{p} is not complete")
-    if sorted(a["runs"]) != sorted(b["runs"]):
-        problems.append(f"different runs: {sorted(a['runs'])} vs {sorted(b['runs'])}")
-    for run in sorted(set(a["runs"]) & set(b["runs"])):
-        ga, gb = a["runs"][run], b["runs"][run]
-        params_a = {k: v for k, v in ga.attrs.items() if not k.startswith("engine.")}
-        params_b = {k: v for k, v in gb.attrs.items() if not k.startswith("engine.")}
-        # (with --allow-new-parameters, keys in one file only are fine either way: files written
-        # before runs recorded only their own model's keys held every model's)
-        keys_differ = False if allow_new else params_a.keys() != params_b.keys()
-        if keys_differ or any(params_a[k] != params_b[k] for k in params_a.keys() & params_b.keys()):
-            problems.append(f"{run}: parameters differ")
-        sum_a, sum_b = dict(ga["summary"].attrs), dict(gb["summary"].attrs)
-        if allow_new:
-            sum_b = {k: v for k, v in sum_b.items() if k in sum_a}
-        if sum_a != sum_b:
-            problems.append(f"{run}: summary {dict(ga['summary'].attrs)} vs {dict(gb['summary'].attrs)}")
-        def model_tables(g):
-            return {k for k, v in g.items() if isinstance(v, h5py.Dataset) and k != "engine"}
+def differences(a_path, b_path, allow_new=False):
+    """The differences in model data between two results files, as lines (empty: identical)."""
+    problems = []
+    with h5py.File(a_path, "r") as a, h5py.File(b_path, "r") as b:
+        for f, p in ((a, a_path), (b, b_path)):
+            if f.attrs.get("complete") != 1:
+                problems.append(f"{p} is not complete")
+        if sorted(a["runs"]) != sorted(b["runs"]):
+            problems.append(f"different runs: {sorted(a['runs'])} vs {sorted(b['runs'])}")
+        for run in sorted(set(a["runs"]) & set(b["runs"])):
+            problems += run_differences(run, a["runs"][run], b["runs"][run], a_path, b_path, allow_new)
+    return problems
 
-        tables = sorted(model_tables(ga) | model_tables(gb))
-        for t in tables:
-            if t not in ga or t not in gb:
-                problems.append(f"{run}/{t}: only in {a_path if t in ga else b_path}")
-            elif allow_new and set(ga[t].dtype.names) <= set(gb[t].dtype.names):
-                old = list(ga[t].dtype.names)
-                rows_a, rows_b = ga[t][()], gb[t][()]
-                if len(rows_a) != len(rows_b) or any(
-                        not np.array_equal(rows_a[c], rows_b[c]) for c in old if not c.startswith("wall_")):
-                    problems.append(f"{run}/{t}: contents differ")
-            elif ga[t].dtype != gb[t].dtype:
-                problems.append(f"{run}/{t}: columns differ: {ga[t].dtype.names} vs {gb[t].dtype.names}")
-            elif not np.array_equal(*(model_columns(g[t][()]) for g in (ga, gb))):
+
+def run_differences(run, ga, gb, a_path, b_path, allow_new):
+    problems = []
+    params_a = {k: v for k, v in ga.attrs.items() if not k.startswith("engine.")}
+    params_b = {k: v for k, v in gb.attrs.items() if not k.startswith("engine.")}
+    # (with --allow-new-parameters, keys in one file only are fine either way: files written
+    # before runs recorded only their own model's keys held every model's)
+    keys_differ = False if allow_new else params_a.keys() != params_b.keys()
+    if keys_differ or any(params_a[k] != params_b[k] for k in params_a.keys() & params_b.keys()):
+        problems.append(f"{run}: parameters differ")
+    sum_a, sum_b = dict(ga["summary"].attrs), dict(gb["summary"].attrs)
+    if allow_new:
+        sum_b = {k: v for k, v in sum_b.items() if k in sum_a}
+    if sum_a != sum_b:
+        problems.append(f"{run}: summary {dict(ga['summary'].attrs)} vs {dict(gb['summary'].attrs)}")
+
+    def model_tables(g):
+        return {k for k, v in g.items() if isinstance(v, h5py.Dataset) and k != "engine"}
+
+    tables = sorted(model_tables(ga) | model_tables(gb))
+    for t in tables:
+        if t not in ga or t not in gb:
+            problems.append(f"{run}/{t}: only in {a_path if t in ga else b_path}")
+        elif allow_new and set(ga[t].dtype.names) <= set(gb[t].dtype.names):
+            old = list(ga[t].dtype.names)
+            rows_a, rows_b = ga[t][()], gb[t][()]
+            if len(rows_a) != len(rows_b) or any(
+                    not np.array_equal(rows_a[c], rows_b[c]) for c in old if not c.startswith("wall_")):
                 problems.append(f"{run}/{t}: contents differ")
-        if not tables:
-            problems.append(f"{run}: no model tables to compare")
-for p in problems:
-    print("DIFFERENT:", p)
-print(f"{a_path} vs {b_path}: {'identical model data' if not problems else f'{len(problems)} difference(s)'}")
-sys.exit(1 if problems else 0)
+        elif ga[t].dtype != gb[t].dtype:
+            problems.append(f"{run}/{t}: columns differ: {ga[t].dtype.names} vs {gb[t].dtype.names}")
+        elif not np.array_equal(*(model_columns(g[t][()]) for g in (ga, gb))):
+            problems.append(f"{run}/{t}: contents differ")
+    if not tables:
+        problems.append(f"{run}: no model tables to compare")
+    return problems
+
+
+if __name__ == "__main__":
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    # --allow-new-parameters: parameters, summary metrics and table columns present in only the
+    # second file are fine (added since the first was written); common ones must still agree.
+    allow_new = "--allow-new-parameters" in sys.argv[1:]
+    a_path, b_path = args[0], args[1]
+    problems = differences(a_path, b_path, allow_new)
+    for p in problems:
+        print("DIFFERENT:", p)
+    print(f"{a_path} vs {b_path}: {'identical model data' if not problems else f'{len(problems)} difference(s)'}")
+    sys.exit(1 if problems else 0)

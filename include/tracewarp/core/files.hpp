@@ -23,6 +23,9 @@ class FileLock {
  public:
   // The lock, or std::nullopt with `holder` saying who has it ("process 4242").
   static std::optional<FileLock> try_take(const std::string& path, std::string& holder);
+  // Who holds the lock on `path` now ("process 4242"), without taking it or creating the file;
+  // std::nullopt when nobody does.
+  static std::optional<std::string> holder(const std::string& path);
   FileLock(FileLock&& other) noexcept;
   FileLock& operator=(FileLock&&) = delete;
   ~FileLock();

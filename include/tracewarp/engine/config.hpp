@@ -74,6 +74,11 @@ struct EngineConfig {
   bool resume = false;         // start from the newest checkpoint in checkpoint_dir, if any
   std::string identity;        // what a checkpoint must have been written by (the run's identity)
 
+  // Wall-clock seconds an optimistic rank may wait with nothing to run and no word from the rank
+  // its GVT round waits for, before it stops the run naming that rank (a stopped or hung peer
+  // would otherwise leave every other rank waiting forever). 0 = wait forever.
+  double silence_timeout_s = 900;
+
   std::function<void(const Progress&)> progress;  // optional; never affects results
 };
 

@@ -18,6 +18,10 @@ class Partition {
   static Partition round_robin(LpId lps, int ranks);
   static Partition from_file(const std::string& path, LpId lps, int ranks);  // throws InputError
   static Partition make(const Placement& placement, LpId lps, int ranks);
+  // A placement's file read as a run on `ranks` ranks would read it, before the model has said
+  // how many LPs it has (its own "lps" line stands in): every error but a wrong LP count, before
+  // any file of a sweep is made. InputError naming the file, line and field.
+  static void check_file(const Placement& placement, int ranks);
 
   int rank_of(LpId lp) const {
     switch (kind_) {

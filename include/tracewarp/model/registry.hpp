@@ -67,6 +67,9 @@ struct ModelInfo {
   // experiment before any file is made, so a bad value or trace stops it before it starts.
   std::function<void(const Config&)> check;
   bool reads_workload = false;  // its runs read workload.* (a trace or a generator)
+  // Whether its LPs declare a lookahead (a least delay between them), which conservative
+  // execution needs: a sweep refuses engine.sync = "conservative" without one before it starts.
+  bool declares_lookahead = true;
 
   // Whether a key says something about this model's runs: its own keys, the experiment, engine
   // and output sections, and workload.* when it reads a workload. A results file records these

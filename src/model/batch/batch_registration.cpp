@@ -231,11 +231,15 @@ const ParamTable<BatchParams>& param_table() {
 }
 
 const model::ModelInfo& batch_model() {
-  static const model::ModelInfo info = model::make_model<Prepared, BatchResult>(
-      "batch", "rigid jobs on a space-shared machine (docs/studies.md#batch); workload from workload.*, keys batch.*",
-      {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
-      model::keys_of(param_table(), kmix_params(), kmix_group_params()),
-      {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}}, {prepare, run, output});
+  static const model::ModelInfo info = [] {
+    model::ModelInfo m = model::make_model<Prepared, BatchResult>(
+        "batch", "rigid jobs on a space-shared machine (docs/studies.md#batch); workload from workload.*, keys batch.*",
+        {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
+        model::keys_of(param_table(), kmix_params(), kmix_group_params()),
+        {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}}, {prepare, run, output});
+    m.declares_lookahead = false;  // its LPs send each other events without delay
+    return m;
+  }();
   return info;
 }
 
