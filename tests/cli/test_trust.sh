@@ -108,6 +108,27 @@ done
 expect "a seed whose replications would wrap is refused" 2 "experiment.seed \+ 1 \(the replications' seeds\) exceeds" -- \
   "$tw" run "$sweep" -o seed.h5 --set experiment.seed=9223372036854775807
 
+# Requested times inside the reader's limits (decades) stack beyond the clock in a plan: such a
+# job is planned for no time the clock holds, and the run goes on.
+mkdir -p O/traces
+"$python" - O/traces/log.swf <<'PY'
+import random, sys
+r = random.Random(3)
+with open(sys.argv[1], "w") as f:
+    f.write("; MaxProcs: 64\n; MaxNodes: 64\n")
+    t = 0
+    for i in range(1, 201):
+        t += r.randint(1, 300)
+        run = r.randint(10, 3000)
+        p = r.choice([1, 2, 4, 8, 16, 32, 64])
+        f.write(f"{i} {t} 0 {run} {p} -1 -1 {p} {r.choice([run * 2, 3.0e9, 2.5e9]):.0f} -1 1 1 1 1 1 1 -1 -1\n")
+PY
+for policy in conservative wrsa-ar; do
+  expect "$policy plans jobs whose requested times add up beyond the clock" 0 "results:" -- \
+    env TRACEWARP_DATA=O "$tw" run replay.toml -o "huge-$policy.h5" --set batch.policy=$policy \
+    --set engine.memory_budget_mib=1000
+done
+
 # --- 7. MapReduce inputs that would never end are refused ---------------------------------------
 mr="$src/experiments/mapreduce-stragglers/benefit.toml"
 expect "a map container larger than a worker's memory is refused" 2 "mapreduce.map_memory_gb = 100(.0)?: a map container fits no worker" -- \

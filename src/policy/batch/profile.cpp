@@ -11,7 +11,10 @@ AvailabilityProfile::AvailabilityProfile(Time now, std::uint32_t free_now, std::
   // Releases in time order; jobs already past their requested end count as free now.
   std::vector<Step> releases;
   releases.reserve(running.size());
-  for (const RunningJob& r : running) releases.push_back({std::max(now, r.requested_end), r.nodes});
+  // A job whose requested end is beyond the clock (kTimeInfinity, saturated) never frees its
+  // nodes in the plan: a step "at infinity" would make the end of time a start like any other.
+  for (const RunningJob& r : running)
+    if (r.requested_end != kTimeInfinity) releases.push_back({std::max(now, r.requested_end), r.nodes});
   const auto earlier = [](const Step& a, const Step& b) { return a.from < b.from; };
   if (!std::is_sorted(releases.begin(), releases.end(), earlier))  // models may pass them sorted
     std::sort(releases.begin(), releases.end(), earlier);
@@ -62,6 +65,7 @@ Time AvailabilityProfile::earliest_start(std::uint32_t nodes, Time duration) con
 }
 
 Time AvailabilityProfile::earliest_start_if_released(const Booking& own) const {
+  if (own.start == kTimeInfinity) return earliest_start(own.nodes, own.duration);  // it holds nothing
   // Starts before own.start only (own.start itself fits once released), counting own's nodes as
   // free in the steps its window covers.
   const std::size_t own_first = step_index(own.start);
@@ -73,6 +77,7 @@ Time AvailabilityProfile::earliest_start_if_released(const Booking& own) const {
 }
 
 bool AvailabilityProfile::fits(Time start, Time duration, std::uint32_t nodes) const {
+  if (start == kTimeInfinity) return true;  // beyond the clock a booking holds nothing
   const Time end = detail::end_of(start, duration);
   for (std::size_t i = step_index(start); i < steps_.size() && steps_[i].from < end; ++i)
     if (steps_[i].free < nodes) return false;
@@ -87,6 +92,7 @@ std::size_t AvailabilityProfile::split_at(Time t) {
 }
 
 void AvailabilityProfile::reserve(Time start, Time duration, std::uint32_t nodes) {
+  if (start == kTimeInfinity) return;  // planned for no time the clock holds: nothing to hold
   const Time end = detail::end_of(start, duration);
   const std::size_t first = split_at(start);
   const std::size_t last = end == kTimeInfinity ? steps_.size() : split_at(end);
@@ -99,6 +105,7 @@ void AvailabilityProfile::reserve(Time start, Time duration, std::uint32_t nodes
 }
 
 void AvailabilityProfile::release(Time start, Time duration, std::uint32_t nodes) {
+  if (start == kTimeInfinity) return;  // reserve held nothing for it
   const Time end = detail::end_of(start, duration);
   const std::size_t first = split_at(start);
   const std::size_t last = end == kTimeInfinity ? steps_.size() : split_at(end);
@@ -113,6 +120,7 @@ bool AvailabilityProfile::reserve_all(std::span<const Booking> bookings) {
   std::vector<Change> changes;
   changes.reserve(2 * bookings.size());
   for (const Booking& b : bookings) {
+    if (b.start == kTimeInfinity) continue;  // as reserve: nothing to hold
     if (b.start < steps_.front().from) throw InvariantError("reservation before the profile's start");
     changes.push_back({b.start, -std::int64_t{b.nodes}});
     if (const Time end = detail::end_of(b.start, b.duration); end != kTimeInfinity)
