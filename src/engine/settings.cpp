@@ -62,7 +62,9 @@ const ParamTable<EngineConfig>& engine_params() {
                   "the lookahead the model declares) (>= 0)",
                   show_window, parse_window)
           .mapped("memory_budget_mib", &P::memory_budget_bytes,
-                  "engine memory per rank, MiB (0 = half the node's memory over its ranks) (>= 0)", show_mib, parse_mib)
+                  "engine memory per rank, MiB (0 = half the memory this process may use (the node's, its cgroup's or "
+                  "its ulimit's, the least) over the node's ranks) (>= 0)",
+                  show_mib, parse_mib)
           .number("checkpoint_every_s", &P::checkpoint_every_s,
                   "wall-clock seconds between checkpoints of a run, which `run --resume` continues from (0 = none)",
                   {.min = 0})

@@ -13,8 +13,8 @@ namespace {
 
 std::uint64_t resolve_memory_budget(const EngineConfig& config, const Communicator& comm) {
   if (config.memory_budget_bytes > 0) return config.memory_budget_bytes;
-  const std::uint64_t physical = physical_memory_bytes();
-  const std::uint64_t share = physical / 2 / static_cast<std::uint64_t>(comm.ranks_on_node());
+  const std::uint64_t usable = usable_memory_bytes();  // a Slurm job's allocation, a ulimit, or the node's
+  const std::uint64_t share = usable / 2 / static_cast<std::uint64_t>(comm.ranks_on_node());
   return share > 0 ? share : std::uint64_t{1} << 30;
 }
 

@@ -24,7 +24,9 @@ void reserve_huge(std::vector<T>& v, std::size_t n) {
 
 // Peak resident set size of this process (VmHWM), in bytes; 0 where unavailable.
 std::uint64_t peak_rss_bytes();
-// Physical memory of this machine (MemTotal), in bytes; 0 where unavailable.
-std::uint64_t physical_memory_bytes();
+// The memory this process may use, in bytes: the least of the machine's (MemTotal), its control
+// group's limit (cgroup v2 memory.max, or v1 memory.limit_in_bytes: a Slurm job's allocation, a
+// container's) and its address-space and data limits (ulimit -v, -d); 0 where none is known.
+std::uint64_t usable_memory_bytes();
 
 }  // namespace tracewarp
