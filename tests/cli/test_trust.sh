@@ -245,6 +245,21 @@ if [ -e held.h5.partial ]; then
     { fail "--resume with a reader on the .partial (exit $code)"; echo "$out" | tail -2; }
 else fail "no .partial left by the killed run"; fi
 
+# A disk that fills at any size: one line, exit 1 (HDF5's own error stack never reaches the user).
+mkdir -p "$work/small"
+if mount -t tmpfs -o size=4k tracewarp-test "$work/small" 2>/dev/null; then
+  umount "$work/small"
+  for size in 4k 8k 12k 16k 32k 64k; do
+    mount -t tmpfs -o size=$size tracewarp-test "$work/small"
+    out=$("$tw" run "$sweep" -q -o "$work/small/full.h5" --set phold.end=50 2>&1); code=$?
+    umount "$work/small"
+    if [ "$code" -ne 1 ] || [ "$(grep -c . <<<"$out")" -ne 1 ] || ! grep -qi "no space left on device" <<<"$out"; then
+      fail "a disk of $size fills: exit $code, $(grep -c . <<<"$out") line(s)"; echo "$out" | head -3; break
+    fi
+  done
+  [ "$size" = 64k ] && [ "$code" -eq 1 ] && pass "a disk that fills at 4-64 KiB: one line, exit 1"
+else echo "skip full disks: cannot mount a tmpfs here"; fi
+
 # Duplicate job ids are kept, and said.
 cp A/traces/log.swf dup.swf
 tail -1 A/traces/log.swf | awk '{ $2 = $2 + 10; print }' >>dup.swf
