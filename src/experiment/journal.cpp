@@ -63,9 +63,9 @@ bool names_input_file(const std::string& key) {
 
 }  // namespace
 
-SweepIdentity SweepIdentity::of(const config::Experiment& experiment, const std::string& model,
-                                const std::string& tool_version, const std::string& git_revision) {
-  const std::vector<config::RunSpec> runs = experiment.runs();
+SweepIdentity SweepIdentity::of(const config::Experiment& experiment, const std::vector<config::RunSpec>& runs,
+                                const std::string& model, const std::string& tool_version,
+                                const std::string& git_revision) {
   SweepIdentity id{tool_version, git_revision, model, runs.size(), {}, {}};
   for (const auto& [key, value] : experiment.base.values()) id.parameters[key] = tracewarp::to_string(value);
   for (const config::SweepDimension& d : experiment.sweep)

@@ -555,7 +555,7 @@ std::string run_sweep(const Communicator& world, const config::Experiment& exper
   const std::string output = o.output.empty() ? config::output_params().read(experiment.base).file : o.output;
   const boost::mpi::communicator control = world.as_boost();
   const SweepJournal journal(
-      output, SweepIdentity::of(experiment, model.name, text_attribute(o.file_attributes, "tool_version"),
+      output, SweepIdentity::of(experiment, runs, model.name, text_attribute(o.file_attributes, "tool_version"),
                                 text_attribute(o.file_attributes, "git_revision")));
 
   // Every run's parameters and inputs are checked, then world rank 0 decides (output, lock,

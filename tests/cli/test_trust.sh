@@ -260,6 +260,16 @@ if mount -t tmpfs -o size=4k tracewarp-test "$work/small" 2>/dev/null; then
   [ "$size" = 64k ] && [ "$code" -eq 1 ] && pass "a disk that fills at 4-64 KiB: one line, exit 1"
 else echo "skip full disks: cannot mount a tmpfs here"; fi
 
+# --- 13. A sweep too large to expand in the memory this process may use is refused before it is
+# expanded (here 10,000 runs under a 400-MB data limit); the limit is read from ulimit and cgroups.
+"$python" -c "
+vals = ', '.join(str(i / 1000) for i in range(100))
+open('huge.toml', 'w').write(f'[experiment]\nmodel = \"phold\"\nreplications = 100\n[sweep]\n\"phold.remote\" = [{vals}]\n')"
+expect "a sweep whose expansion exceeds the memory under ulimit -d is refused before any file" 2 \
+  "the sweep makes 10000 runs, each a full copy of its parameters: about 0.2 GB, more than half the 0.4 GB" -- \
+  bash -c "ulimit -d 400000; exec '$tw' run huge.toml -o huge.h5"
+[ ! -e huge.h5.journal ] || fail "the refused sweep made files"
+
 # Duplicate job ids are kept, and said.
 cp A/traces/log.swf dup.swf
 tail -1 A/traces/log.swf | awk '{ $2 = $2 + 10; print }' >>dup.swf

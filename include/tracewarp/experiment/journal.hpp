@@ -40,7 +40,12 @@ struct SweepIdentity {
   std::string parameters_digest;                  // FNV-1a over every run's id and "key = value" lines
 
   static SweepIdentity of(const config::Experiment& experiment, const std::string& model,
-                          const std::string& tool_version, const std::string& git_revision);
+                          const std::string& tool_version, const std::string& git_revision) {
+    return of(experiment, experiment.runs(), model, tool_version, git_revision);
+  }
+  // The same, from the experiment's runs already expanded (a large sweep's runs are not copied twice).
+  static SweepIdentity of(const config::Experiment& experiment, const std::vector<config::RunSpec>& runs,
+                          const std::string& model, const std::string& tool_version, const std::string& git_revision);
   std::string text() const;
   static SweepIdentity parse(const std::string& text);
   // Empty when equal, else which field differs and how ("model: was batch, now las").
