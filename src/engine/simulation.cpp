@@ -65,7 +65,8 @@ Simulation::Simulation(Communicator comm, EngineConfig config) : comm_(std::move
     throw UsageError("gvt and poll intervals must be at least 1");
   if (config_.sync == SyncMode::sequential && comm_.size() > 1)
     throw UsageError("sequential mode runs on one rank, this run has " + std::to_string(comm_.size()) +
-                     " (use --sync optimistic, or run without mpirun)");
+                     " (set engine.sync = \"optimistic\": `run --set engine.sync=optimistic`, `bench --sync "
+                     "optimistic`; or run without mpirun)");
 }
 
 Simulation::~Simulation() = default;

@@ -322,6 +322,10 @@ void check_engine(const model::ModelInfo& model, const config::RunSpec& run, int
     throw UsageError("engine.sync = \"conservative\" needs a lookahead, and the " + model.name +
                      " model declares none (its LPs send each other events without delay): use engine.sync = "
                      "\"optimistic\", or set engine.lookahead_s if the placement keeps such LPs on one rank");
+  if (engine.sync == SyncMode::sequential && ranks_per_run > 1)
+    throw UsageError("engine.sync = \"sequential\" runs on one rank, and each run of this sweep has " +
+                     std::to_string(ranks_per_run) +
+                     ": --set engine.sync=optimistic, --ranks-per-run 1 (a run per rank), or run without mpirun");
   try {
     Partition::check_file(engine.placement, ranks_per_run);
   } catch (const InputError& e) {

@@ -87,4 +87,16 @@ Attributes workload_attributes(const workload::Workload& w) {
   return a;
 }
 
+void check_series_rows(const Config& config, Time horizon) {
+  const Time interval = config::output_params().read(config).series_interval;
+  const double rows = static_cast<double>(horizon) / static_cast<double>(interval);
+  if (rows <= kMaxSeriesRows) return;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                " gives %.3g rows in this run's series (it reaches %.6g s of simulated time at least); at most %.0f",
+                rows, to_seconds(horizon), kMaxSeriesRows);
+  throw ConfigError(config::output_params().key_of(&config::OutputSettings::series_interval) + " = " +
+                    to_string(ConfigValue(to_seconds(interval))) + text + ": raise it");
+}
+
 }  // namespace tracewarp::model

@@ -194,6 +194,11 @@ expect "a partition file for another rank count is refused before any file, nami
 expect "engine.sync = bogus names the key" 2 "--set: engine.sync: unknown synchronisation mode 'bogus'" -- \
   "$tw" run "$sweep" -o bogus.h5 --set engine.sync=bogus
 
+expect "sequential runs on 2 ranks per run are refused before any file, with a hint that works" 2 \
+  'engine.sync = "sequential" runs on one rank, and each run of this sweep has 2: --set engine.sync=optimistic' -- \
+  env TRACEWARP_DATA=A "$mpirun" -np 2 --oversubscribe "$tw" run replay.toml -o seq.h5 --set batch.policy=easy
+[ ! -e seq.h5.journal ] || fail "the sequential refusal made files"
+
 # --- 9. Files beside the output are never followed through links --------------------------------
 echo "precious" >precious.txt
 ln -s precious.txt linked.h5.partial
@@ -269,6 +274,16 @@ expect "a sweep whose expansion exceeds the memory under ulimit -d is refused be
   "the sweep makes 10000 runs, each a full copy of its parameters: about 0.2 GB, more than half the 0.4 GB" -- \
   bash -c "ulimit -d 400000; exec '$tw' run huge.toml -o huge.h5"
 [ ! -e huge.h5.journal ] || fail "the refused sweep made files"
+
+# A series interval far below the run's span would build billions of rows (1.6 GB and bad_alloc
+# once, after the files existed): refused before any file, naming the key.
+expect "output.series_interval_s = 1e-9 on PHOLD is refused before any file" 2 \
+  "output.series_interval_s = 1e-09 gives 5e\+10 rows in this run's series" -- \
+  "$tw" run "$sweep" -o series.h5 --set output.series_interval_s=1e-9
+expect "output.series_interval_s = 1e-6 on a replay is refused before any file" 2 \
+  "output.series_interval_s = 1e-06 gives [0-9.e+]+ rows in this run's series \(it reaches" -- \
+  env TRACEWARP_DATA=A "$tw" run replay.toml -o series.h5 --set output.series_interval_s=1e-6 --set batch.policy=easy
+[ ! -e series.h5.journal ] && [ ! -e series.h5.partial ] || fail "a refused series interval made files"
 
 # Duplicate job ids are kept, and said.
 cp A/traces/log.swf dup.swf

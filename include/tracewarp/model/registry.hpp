@@ -103,6 +103,12 @@ inline constexpr bool is_with_workload = false;
 template <class Params>
 inline constexpr bool is_with_workload<WithWorkload<Params>> = true;
 
+// The series tables hold a row per output.series_interval_s of simulated time: a run that reaches
+// `horizon` at least with more than kMaxSeriesRows of them is refused (ConfigError naming the
+// key) before any file, rather than running out of memory, or sampling forever, after.
+inline constexpr double kMaxSeriesRows = 1e7;
+void check_series_rows(const Config& config, Time horizon);
+
 template <class Prepared, class Result>
 ModelInfo make_model(std::string name, std::string description, std::vector<const TableSchema*> tables,
                      ConfigSchema keys, std::vector<WorkloadGenerator> generators, ModelParts<Prepared, Result> parts) {
@@ -116,7 +122,11 @@ ModelInfo make_model(std::string name, std::string description, std::vector<cons
     if (comm.rank() != 0) out.tables.clear();
     return out;
   };
-  info.check = [prepare = parts.prepare](const Config& c) { prepare(c); };
+  info.check = [prepare = parts.prepare](const Config& c) {
+    const Prepared prepared = prepare(c);
+    if constexpr (is_with_workload<Prepared>)  // a replay runs at least until its last submission
+      check_series_rows(c, prepared.workload.jobs.empty() ? 0 : prepared.workload.jobs.back().submit);
+  };
   info.reads_workload = is_with_workload<Prepared> || !info.generators.empty();
   return info;
 }

@@ -12,6 +12,7 @@ MapReduceParams prepare(const Config& c) {
   MapReduceParams p = param_table().read(c);
   p.context = model::run_context(c);
   validate(p);
+  model::check_series_rows(c, static_cast<Time>(p.jobs - 1) * p.job_interval);  // the last job's submission
   return p;
 }
 

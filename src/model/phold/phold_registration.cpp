@@ -24,6 +24,7 @@ const TableSchema kSeries{
 Params prepare(const Config& c) {
   Params p = param_table().read(c);
   p.context = model::run_context(c);
+  model::check_series_rows(c, from_seconds(p.end));  // first: it names the key
   p.validate();
   return p;
 }
