@@ -22,4 +22,25 @@ constexpr Time from_seconds(std::int64_t s) { return s * kTicksPerSecond; }
 inline Time from_seconds(double s) { return static_cast<Time>(std::llround(s * kTicksPerSecond)); }
 constexpr double to_seconds(Time t) { return static_cast<double>(t) / kTicksPerSecond; }
 
+// A sum of many times, exact and without overflow: whole seconds and the nanoseconds beyond them
+// (10^7 waits of 10^4 s are 10^20 ns, past the int64 range: the replication study's queue delay
+// summed in one Time went negative at 10^6 hosts). Trivially copyable, so it persists as bytes.
+struct TimeSum {
+  std::int64_t seconds = 0;
+  std::int64_t nanoseconds = 0;  // in [0, kTicksPerSecond) after add()
+
+  void add(Time t) {
+    seconds += t / kTicksPerSecond;
+    nanoseconds += t % kTicksPerSecond;
+    if (nanoseconds >= kTicksPerSecond) nanoseconds -= kTicksPerSecond, ++seconds;
+    if (nanoseconds < 0) nanoseconds += kTicksPerSecond, --seconds;
+  }
+  void add(const TimeSum& other) {
+    seconds += other.seconds;
+    add(Time{other.nanoseconds});
+  }
+  double in_seconds() const { return static_cast<double>(seconds) + static_cast<double>(nanoseconds) * 1e-9; }
+  bool operator==(const TimeSum&) const = default;
+};
+
 }  // namespace tracewarp

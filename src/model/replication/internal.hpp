@@ -94,7 +94,7 @@ struct Collector {
   std::uint64_t hosts_stopped = 0;
   std::uint64_t replicas_not_started = 0;
   std::uint64_t server_events = 0;
-  std::int64_t wait_sum = 0;
+  TimeSum wait_sum;
   std::int64_t wait_max = 0;
   std::uint64_t waits = 0;
   void add(const Interval& iv, std::size_t series) { buckets.add(iv.begin, iv.end, series); }

@@ -65,19 +65,24 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   // Reductions over all ranks, so that every rank holds the same summary numbers.
   std::uint64_t host_events = 0, maxima[2] = {0, static_cast<std::uint64_t>(out.wait_max)};
   for (const std::uint64_t e : out.host_events) host_events += e, maxima[0] = std::max(maxima[0], e);
+  // The waits' sum as whole seconds and nanoseconds (TimeSum), each summed over the ranks: the
+  // nanoseconds of a few ranks stay far below 2^63.
   std::uint64_t sums[] = {out.server_events,
-                          static_cast<std::uint64_t>(out.wait_sum),
+                          static_cast<std::uint64_t>(out.wait_sum.seconds),
                           out.waits,
                           out.hosts_stopped,
                           out.replicas_not_started,
-                          host_events};
+                          host_events,
+                          static_cast<std::uint64_t>(out.wait_sum.nanoseconds)};
   comm.sum(sums);
   comm.max(maxima);
   r.host_events_max = maxima[0];
   r.host_events_mean = static_cast<double>(sums[5]) / params.hosts;
   const std::uint64_t wait_max = maxima[1];
   r.server_events = sums[0];
-  r.queue_delay_mean_s = sums[2] > 0 ? to_seconds(static_cast<Time>(sums[1])) / static_cast<double>(sums[2]) : 0;
+  TimeSum waited{static_cast<std::int64_t>(sums[1]), 0};
+  waited.add(static_cast<Time>(sums[6]));
+  r.queue_delay_mean_s = sums[2] > 0 ? waited.in_seconds() / static_cast<double>(sums[2]) : 0;
   r.queue_delay_max_s = to_seconds(static_cast<Time>(wait_max));
   r.hosts_stopped = sums[3];
   r.replicas_accepted_not_started = sums[4];

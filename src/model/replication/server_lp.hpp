@@ -65,7 +65,7 @@ class ServerLp {
   Time serve_arrival(EventContext& ctx) {
     const Time begin = std::max(ctx.now(), busy_until_);
     const Time wait = begin - ctx.now();
-    wait_sum_ += wait;
+    wait_sum_.add(wait);
     wait_max_ = std::max(wait_max_, wait);
     ++waits_;
     if (wait > 0) ctx.emit(kWaitRecord, Interval{ctx.now(), begin});
@@ -161,7 +161,7 @@ class ServerLp {
   Collector* out_;
   Time busy_until_ = 0;
   std::uint64_t events_ = 0;
-  std::int64_t wait_sum_ = 0;
+  TimeSum wait_sum_;  // 10^7 waits of hours overflow a Time
   std::int64_t wait_max_ = 0;
   std::uint64_t waits_ = 0;
   WorkQueueReplication wqr_;
