@@ -70,6 +70,19 @@ killed_and_resumed() {
   fi
 }
 
+# resumes_as DESCRIPTION SAYS WHOLE NAME RANKS ARGS...: NAME resumed with ARGS ends with exit 0,
+# says SAYS (a warning), and holds the model data of the uninterrupted run WHOLE.
+resumes_as() {
+  local description="$1" says="$2" whole="$3" name="$4" ranks="$5"
+  shift 5
+  local out code
+  out=$($(launch "$name" "$ranks" "$@" --resume -q) 2>&1); code=$?
+  if [ "$code" -eq 0 ] && grep -q "$says" <<<"$out" &&
+    "$python" "$src/tests/python/compare_results.py" "$work/$whole.h5" "$work/$name.h5" >/dev/null; then
+    pass "$description"
+  else fail "$description (exit $code)"; echo "$out" | tail -3; fi
+}
+
 ricc="$src/experiments/wrsa-backfill/ricc-easy.toml"
 if [ -d "$TRACEWARP_DATA/traces" ]; then
   killed_and_resumed ricc-sequential 1 "$ricc"
@@ -94,11 +107,8 @@ wait 2>/dev/null
 newest=$(printf "$dir/gen-%06d.rank-0000" "$(awk '{print $2}' "$dir/latest" 2>/dev/null || echo 0)")
 if [ -e "$newest" ] && [ ! -e "$work/damaged.h5" ]; then
   printf 'XXXX' | dd of="$newest" bs=1 seek=200 conv=notrunc 2>/dev/null
-  out=$($(launch damaged 1 "${las[@]}" "${every[@]}" --resume -q) 2>&1); code=$?
-  if [ "$code" -eq 0 ] && grep -q "goes on from the checkpoint of generation" <<<"$out" &&
-    "$python" "$src/tests/python/compare_results.py" "$work/las-sequential-whole.h5" "$work/damaged.h5" >/dev/null; then
-    pass "a damaged newest checkpoint: the run goes on from the one before, same model data"
-  else fail "damaged newest checkpoint (exit $code)"; echo "$out" | tail -3; fi
+  resumes_as "a damaged newest checkpoint: the run goes on from the one before, same model data" \
+    "goes on from the checkpoint of generation" las-sequential-whole damaged 1 "${las[@]}" "${every[@]}"
 else fail "damaged newest checkpoint: no third checkpoint before the kill, or the run had already finished"; fi
 
 # Refusals: a checkpoint of a 1-rank run resumed on 2 ranks; another configuration; a damaged one.
@@ -136,11 +146,8 @@ generation=$(awk '{print $2}' "$dir/latest" 2>/dev/null || echo 0)
 older=$(printf "$dir/gen-%06d.rank-0001" $((generation - 1)))
 if [ -e "$older" ] && [ ! -e "$work/mixed.h5" ]; then
   cp "$older" "$(printf "$dir/gen-%06d.rank-0001" "$generation")"
-  out=$($(launch mixed 2 "${rep[@]}" "${every[@]}" --resume -q) 2>&1); code=$?
-  if [ "$code" -eq 0 ] && grep -q "holds generation $((generation - 1))" <<<"$out" &&
-    "$python" "$src/tests/python/compare_results.py" "$work/replication-conservative-whole.h5" "$work/mixed.h5" >/dev/null; then
-    pass "a checkpoint of two generations (conservative, 2 ranks): refused for the one before, same model data"
-  else fail "a checkpoint of two generations (exit $code)"; echo "$out" | tail -3; fi
+  resumes_as "a checkpoint of two generations (conservative, 2 ranks): refused for the one before, same model data" \
+    "holds generation $((generation - 1))" replication-conservative-whole mixed 2 "${rep[@]}" "${every[@]}"
 else fail "two generations: no third checkpoint before the kill, or the run had already finished"; fi
 
 echo "checkpoint: $failures failure(s)"
