@@ -83,7 +83,9 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   const Communicator world = Communicator::world();
   if (o.config.empty()) throw UsageError("run needs a configuration file (or --keys)");
   const config::Experiment experiment = config::load_experiment(o.config, o.sets, experiment::config_schema());
-  const std::size_t runs = experiment.runs().size();
+  const auto runs = static_cast<std::size_t>(experiment.run_count());
+  if (world.rank() == 0)
+    for (const std::string& note : experiment.notes) std::fprintf(stderr, "tracewarp: note: %s\n", note.c_str());
   experiment::SweepOptions sweep;
   sweep.ranks_per_run = o.ranks_per_run;
   sweep.output = o.output;

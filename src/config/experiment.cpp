@@ -75,7 +75,7 @@ void refuse_expansion_beyond_memory(const Experiment& e, const std::string& sour
 
 Experiment parse_experiment(const std::string& text, const std::string& source,
                             const std::vector<std::string>& overrides, const ConfigSchema& schema) {
-  Experiment e{source, text, Config(schema), {}, {}};
+  Experiment e{source, text, Config(schema), {}, {}, {}};
   e.overrides = overrides;
   toml::table root;
   try {
@@ -138,7 +138,12 @@ Experiment parse_experiment(const std::string& text, const std::string& source,
     if (eq == std::string::npos || eq == 0) throw ConfigError("--set '" + o + "': expected key=value");
     const std::string key = o.substr(0, eq);
     e.base.set_from_text(key, o.substr(eq + 1), "--set");
-    // An override of a swept key fixes it (its paired keys still go together).
+    // An override of a swept key fixes it (its paired keys still go together), and says so.
+    for (SweepDimension& d : e.sweep)
+      for (const auto& [swept, values] : d.keys)
+        if (swept == key)
+          e.notes.push_back("--set " + key + " fixes a swept key: its " + std::to_string(values.size()) +
+                            " values in " + source + " give way to one");
     for (SweepDimension& d : e.sweep) std::erase_if(d.keys, [&](const auto& k) { return k.first == key; });
     std::erase_if(e.sweep, [](const SweepDimension& d) { return d.keys.empty(); });
   }

@@ -199,6 +199,9 @@ expect "sequential runs on 2 ranks per run are refused before any file, with a h
   env TRACEWARP_DATA=A "$mpirun" -np 2 --oversubscribe "$tw" run replay.toml -o seq.h5 --set batch.policy=easy
 [ ! -e seq.h5.journal ] || fail "the sequential refusal made files"
 
+expect "--set on a swept key says that it fixes it" 0 "note: --set phold.remote fixes a swept key: its 2 values in .*sweep.toml give way to one" -- \
+  "$tw" run "$sweep" -o fixed.h5 --set phold.remote=0.5 --set phold.end=10
+
 # --- 9. Files beside the output are never followed through links --------------------------------
 echo "precious" >precious.txt
 ln -s precious.txt linked.h5.partial

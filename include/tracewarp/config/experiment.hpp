@@ -49,6 +49,7 @@ struct Experiment {
   Config base;                         // defaults < file < --set
   std::vector<SweepDimension> sweep;   // in crossing order, the first slowest
   std::vector<std::string> overrides;  // the --set arguments
+  std::vector<std::string> notes;      // what the user should hear (a --set that fixed a swept key)
   std::vector<RunSpec> runs() const;   // expanded: sweep keys in order (first slowest), seeds fastest
   double run_count() const;            // how many runs() gives, without expanding them
 };
