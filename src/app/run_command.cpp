@@ -84,7 +84,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   if (o.config.empty()) throw UsageError("run needs a configuration file (or --keys)");
   const config::Experiment experiment = config::load_experiment(o.config, o.sets, experiment::config_schema());
   const auto runs = static_cast<std::size_t>(experiment.run_count());
-  if (world.rank() == 0)
+  if (world.rank() == 0 && !o.quiet)  // notes are information: -q keeps only warnings and errors
     for (const std::string& note : experiment.notes) std::fprintf(stderr, "tracewarp: note: %s\n", note.c_str());
   experiment::SweepOptions sweep;
   sweep.ranks_per_run = o.ranks_per_run;
