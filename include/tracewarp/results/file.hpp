@@ -1,8 +1,9 @@
 // The results file (HDF5), written by one process (rank 0 of the whole job):
 //
 //   /                       attrs: tool_version, git_revision, command_line, config (TOML text),
-//                                  config_file, overrides, set_options, sweep_identity, start_time, end_time, ranks, threads,
-//                                  complete (= 1, written last)
+//                                  config_file, overrides, set_options, sweep_identity,
+//                                  start_time, end_time, ranks, threads, complete (= 1, written
+//                                  last)
 //   /runs/<run-id>/         attrs: every parameter of the run ("section.key"), varied (the sweep
 //                                  point and seed), workload transforms
 //   /runs/<run-id>/<table>  compound tables (jobs, series, ...) described by a TableSchema
