@@ -39,9 +39,10 @@ struct Situation {
     for (const QueuedJob& q : queue) index.insert(q.id, q.nodes, q.requested);
   }
   std::uint32_t smallest;
-  QueueIndex index;  // what the model hands over (SchedulingInput::index)
+  QueueIndex index;  // what the model hands over (ArrivalOrderHints::index)
+  ArrivalOrderHints hints{.index = &index};
   SchedulingInput input(bool indexed) const {
-    return {0, queue, running, 1024, 3, 0, smallest, 0, indexed ? &index : nullptr};
+    return {0, queue, running, 1024, 3, 0, smallest, indexed ? &hints : nullptr};
   }
 };
 

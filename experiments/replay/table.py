@@ -6,7 +6,10 @@ against the logged ones (the batch summary's logged_* and compared_* figures, do
     /usr/bin/python3 experiments/replay/table.py replay-*.h5 [--csv table.csv]
 
 Closest: the largest share of jobs within 10 minutes or 10% of their logged wait
-(wait_close_share), ties broken by the smaller median absolute difference."""
+(wait_close_share), ties broken by the smaller median absolute difference, and only where it
+beats the null model (every job starts at submission) on both that share and the rank
+correlation (the null model's is 0: a constant ranks nothing). Beside each run, what the null
+model scores on the same jobs, and how well the requested times alone rank the logged waits."""
 import argparse
 import os
 import sys
@@ -23,7 +26,14 @@ COLUMNS = [  # (heading, summary key, format)
     ("median abs. difference (s)", "wait_median_abs_difference_s", "{:,.0f}"),
     ("rank correlation", "wait_rank_correlation", "{:.2f}"),
     ("within 10 min or 10%", "wait_close_share", "{:.1%}"),
+    ("null model within", "null_close_share", "{:.1%}"),
+    ("requested-time rank correlation", "requested_wait_rank_correlation", "{:.2f}"),
 ]
+CLOSE = [key for _, key, _ in COLUMNS].index("wait_close_share")
+
+
+def beats_null(row):
+    return row["wait_close_share"] > row["null_close_share"] and row["wait_rank_correlation"] > 0
 
 
 def rows_of(path):
@@ -32,7 +42,9 @@ def rows_of(path):
         name = str(run.get("experiment.name", os.path.basename(path))).removeprefix("replay-")
         mode = run.get("machine.resources", "")
         cut = "cut" if run.get("batch.kill_at_walltime", 0) else "as logged"
-        yield {"log": name, "policy": run["batch.policy"], "resources": mode, "past walltime": cut,
+        priority = run.get("batch.priority", "arrival")
+        policy = run["batch.policy"] + ("" if priority == "arrival" else f" ({priority})")
+        yield {"log": name, "policy": policy, "resources": mode, "past walltime": cut,
                **{key: run.get("summary." + key, float("nan")) for _, key, _ in COLUMNS}}
 
 
@@ -46,7 +58,7 @@ def main():
         sys.exit("no runs in the files given")
     best = {}
     for row in rows:
-        if not row["logged_jobs"] > 0:  # the log recorded no waits (NaN or absent): nothing to rank
+        if not row["logged_jobs"] > 0 or not beats_null(row):  # no waits logged, or no better than none
             continue
         key = row["log"]
         rank = (row["wait_close_share"], -row["wait_median_abs_difference_s"])
@@ -62,8 +74,8 @@ def main():
             continue
         cells = [fmt.format(row[key]) for _, key, fmt in COLUMNS]
         policy = row["policy"]
-        if best[row["log"]][1] == id(row):
-            policy, cells[-1] = f"**{policy}**", f"**{cells[-1]}**"
+        if row["log"] in best and best[row["log"]][1] == id(row):
+            policy, cells[CLOSE] = f"**{policy}**", f"**{cells[CLOSE]}**"
         print(f"| {row['log']} | {policy} | {row['resources']} | {row['past walltime']} | " + " | ".join(cells) + " |")
     if args.csv:
         import pandas as pd

@@ -295,7 +295,7 @@ TEST_CASE("batch model: a job longer than the interval horizon is rejected, not 
 
 TEST_CASE("batch model: EASY and FCFS through the model start every job when the plain replay does",
           "[unit][model][batch]") {
-  // The model skips jobs the previous pass settled (SchedulingInput::settled_below) and leaves started
+  // The model skips jobs the previous pass settled (ArrivalOrderHints::settled_below) and leaves started
   // jobs marked in its queue; the test replay does neither. Same workload, same starts, queue depth or not.
   for (const std::size_t depth : {std::size_t{0}, std::size_t{20}})
     for (const char* policy : {"easy", "fcfs"}) {
@@ -316,4 +316,94 @@ TEST_CASE("batch model: EASY and FCFS through the model start every job when the
         REQUIRE(row.start_s == to_seconds(replayed.jobs.at(row.index).start));
       }
     }
+}
+
+namespace {
+BatchParams multifactor_params(const char* policy, std::uint32_t nodes) {
+  BatchParams p;
+  p.nodes = nodes;
+  p.block_nodes = 4;
+  p.policy = policy;
+  p.priority.order = "multifactor";
+  return p;
+}
+}  // namespace
+
+TEST_CASE("batch model: a multifactor priority of age alone orders the queue as arrival does",
+          "[unit][model][batch][priority]") {
+  // Age grows with waiting and ties at its cap go to the earlier arrival: the same order as
+  // arrival at every pass, so the same tables, for every policy (only the shortcuts differ).
+  workload::Workload w;
+  w.jobs = testing::random_jobs(5, 800, 32, {.max_gap_s = 30, .overrun_fraction = 0.2, .users = 4});
+  for (const char* policy : {"fcfs", "easy", "conservative", "wrsa-or"}) {
+    CAPTURE(policy);
+    BatchParams arrival = multifactor_params(policy, 32);
+    arrival.priority.order = "arrival";
+    BatchParams by_age = multifactor_params(policy, 32);
+    by_age.priority.weight_age = 1000;
+    by_age.priority.max_age = from_seconds(2000.0);  // some jobs reach the cap
+    by_age.priority.calc_period = 0;
+    const BatchResult a = run_batch(Communicator::self(), w, arrival, EngineConfig{});
+    const BatchResult b = run_batch(Communicator::self(), w, by_age, EngineConfig{});
+    REQUIRE(a.jobs.size() == b.jobs.size());
+    for (std::size_t i = 0; i < a.jobs.size(); ++i) {
+      CAPTURE(i);
+      REQUIRE(a.jobs[i].start_s == b.jobs[i].start_s);
+      REQUIRE(a.jobs[i].t0_s == b.jobs[i].t0_s);
+    }
+  }
+}
+
+TEST_CASE("batch model: fair share starts the light user's job before the heavy user's older one",
+          "[unit][model][batch][priority]") {
+  // 4 nodes. User 1's job 100 (4 nodes, 100 s) runs from 0; user 1's job 101 (4 nodes) arrives
+  // at 10, user 2's job 102 (4 nodes) at 20. At 100 job 100 ends: user 1 has used 400
+  // node-seconds, all of the machine's usage, so with two accounts (share 1/2 each) its factor
+  // is 2^(-1 / 0.5) = 0.25 against user 2's 2^0 = 1. FCFS by arrival starts 101 at 100 and 102
+  // at 200; by fair share, 102 at 100 and 101 at 200.
+  workload::Workload w = jobs_from({{0, 100, 100, 4}, {10, 100, 100, 4}, {20, 100, 100, 4}}, 1);
+  w.jobs[2].user = 2;
+  BatchParams p = multifactor_params("fcfs", 4);
+  p.priority.order = "arrival";
+  const BatchResult arrival = run_batch(Communicator::self(), w, p, EngineConfig{});
+  CHECK(arrival.jobs[1].start_s == 100);
+  CHECK(arrival.jobs[2].start_s == 200);
+  p.priority.order = "multifactor";
+  p.priority.weight_fairshare = 1000;
+  p.priority.calc_period = 0;
+  for (const SyncMode sync : {SyncMode::sequential, SyncMode::rollback_check}) {
+    EngineConfig e;
+    e.sync = sync;
+    const BatchResult fair = run_batch(Communicator::self(), w, p, e);
+    CHECK(fair.jobs[2].start_s == 100);
+    CHECK(fair.jobs[1].start_s == 200);
+  }
+}
+
+TEST_CASE("batch model: every policy passes the rollback check under a multifactor priority",
+          "[unit][model][batch][priority][rollback-check]") {
+  workload::Workload w;
+  w.jobs = testing::random_jobs(9, 300, 16, {.max_gap_s = 30, .overrun_fraction = 0.2, .users = 5});
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].queue = static_cast<std::int32_t>(i % 3);
+  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "lwjf-fill", "wrsa-or", "wrsa-ar"}) {
+    CAPTURE(policy);
+    BatchParams p = multifactor_params(policy, 16);
+    p.priority = {.order = "multifactor",
+                  .weight_age = 100,
+                  .weight_fairshare = 1000,
+                  .weight_job_size = 50,
+                  .weight_queue = 200,
+                  .weight_expansion = 10,
+                  .max_age = from_seconds(3600.0),
+                  .calc_period = from_seconds(120.0),
+                  .half_life = from_seconds(1800.0),
+                  .queue_priority = {{0, 1}, {2, 3}}};
+    const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
+    EngineConfig e;
+    e.sync = SyncMode::rollback_check;
+    const BatchResult checked = run_batch(Communicator::self(), w, p, e);
+    REQUIRE(checked.jobs.size() == reference.jobs.size());
+    for (std::size_t i = 0; i < reference.jobs.size(); ++i)
+      REQUIRE(checked.jobs[i].start_s == reference.jobs[i].start_s);
+  }
 }

@@ -149,6 +149,29 @@ TEST_CASE("batch resources: the logged waits read back exactly beside the simula
   REQUIRE(std::get<double>(s.at("wait_median_abs_difference_s")) == 37.5);
   REQUIRE(std::get<double>(s.at("wait_rank_correlation")) == Approx(0.894427).epsilon(1e-5));
   REQUIRE(std::get<double>(s.at("wait_close_share")) == 1.0);
+  // The null model (every wait 0) is within 10 minutes of every logged wait here; requested
+  // times (all equal) rank nothing.
+  REQUIRE(std::get<double>(s.at("null_close_share")) == 1.0);
+  REQUIRE(std::get<double>(s.at("null_median_abs_difference_s")) == 6);
+  REQUIRE(std::get<double>(s.at("requested_wait_rank_correlation")) == 0);
+}
+
+TEST_CASE("batch resources: the null model and the requested times beside the replay", "[unit][model][batch]") {
+  // Logged waits 0, 100, 5,000, 20,000 with requests 60, 600, 3,600, 36,000: the null model is
+  // within 10 minutes of the first two (1/2), its median absolute difference the logged median
+  // (2,550), and the requests rank the waits exactly (correlation 1).
+  std::vector<JobRow> jobs(4, JobRow{});
+  const double logged[4] = {0, 100, 5'000, 20'000}, requested[4] = {60, 600, 3'600, 36'000};
+  for (std::size_t i = 0; i < 4; ++i) {
+    jobs[i].logged_wait_s = logged[i];
+    jobs[i].requested_s = requested[i];
+    jobs[i].wait_s = 0;
+  }
+  const Attributes s = logged_comparison(jobs);
+  REQUIRE(std::get<double>(s.at("null_close_share")) == 0.5);
+  REQUIRE(std::get<double>(s.at("wait_close_share")) == 0.5);  // this replay is the null model
+  REQUIRE(std::get<double>(s.at("null_median_abs_difference_s")) == 2'550);
+  REQUIRE(std::get<double>(s.at("requested_wait_rank_correlation")) == Approx(1.0));
 }
 
 TEST_CASE("batch resources: the close share counts 10 minutes or 10% of the logged wait", "[unit][model][batch]") {

@@ -2,6 +2,7 @@
 // jobs started from the middle are marked and swept out together.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <iterator>
 #include <vector>
 
@@ -89,4 +90,52 @@ TEST_CASE("queue view: any vector of jobs is a view of all of them", "[unit][bat
   CHECK(view.last_id() == 9);
   CHECK(view.first(5).size() == 2);
   CHECK(QueueView().empty());
+}
+
+TEST_CASE("job queue: in priority order, arrivals take their place and ties keep arrival order", "[unit][batch]") {
+  JobQueue q(JobQueue::Order::priority);
+  const auto with_priority = [](JobId id, double priority) {
+    QueuedJob j{id, 1, 10, 0};
+    j.priority = priority;
+    return j;
+  };
+  q.push(with_priority(0, 1));
+  q.push(with_priority(1, 5));
+  q.push(with_priority(2, 1));  // ties with job 0: after it
+  q.push(with_priority(3, 3));
+  CHECK(ids(q) == std::vector<JobId>{1, 3, 0, 2});
+  CHECK(q.index() == nullptr);  // the arrival-order index does not apply
+  q.remove({3, 1});
+  CHECK(ids(q) == std::vector<JobId>{0, 2});
+  CHECK_THROWS_WITH(q.remove({1}), "batch scheduler: started job 1 is not queued");
+  // New priorities reorder the queue: job 2 now first.
+  q.reprioritise([](const QueuedJob& j) { return j.id == 2 ? 9.0 : 0.0; });
+  CHECK(ids(q) == std::vector<JobId>{2, 0});
+  q.push(with_priority(4, 4));
+  CHECK(ids(q) == std::vector<JobId>{2, 4, 0});
+  q.remove({2, 0, 4});
+  CHECK(q.empty());
+}
+
+TEST_CASE("job queue: in priority order, many starts and reorderings keep every job once", "[unit][batch]") {
+  JobQueue q(JobQueue::Order::priority);
+  std::vector<JobId> queued;
+  for (JobId id = 0; id < 3000; ++id) {
+    QueuedJob j{id, 1, 10, 0};
+    j.priority = static_cast<double>((id * 7919) % 101);
+    q.push(j);
+    queued.push_back(id);
+    if (id % 3 == 2) {  // start the second job in queue order and the oldest
+      const std::vector<JobId> in_order = ids(q);
+      std::vector<JobId> started{in_order[1]};
+      if (in_order[1] != queued.front() && in_order[0] != queued.front()) started.push_back(queued.front());
+      q.remove(started);
+      for (const JobId s : started) std::erase(queued, s);
+    }
+    if (id % 500 == 499) q.reprioritise([](const QueuedJob& j) { return static_cast<double>(j.id % 7); });
+  }
+  std::vector<JobId> now = ids(q);
+  CHECK(now.size() == q.size());
+  std::sort(now.begin(), now.end());
+  CHECK(now == queued);
 }

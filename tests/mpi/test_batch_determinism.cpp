@@ -138,6 +138,44 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
   REQUIRE(tuning_steps > 0);
 }
 
+TEST_CASE("batch model: a multifactor priority with fair share, optimistic matches sequential",
+          "[mpi][batch][priority]") {
+  const Communicator world = Communicator::world();
+  workload::Workload w = random_workload(600, 64);
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].queue = static_cast<std::int32_t>(i % 3);
+  for (const char* policy : {"easy", "conservative"}) {
+    BatchParams p;
+    p.nodes = 64;
+    p.block_nodes = 8;
+    p.policy = policy;
+    p.priority = {.order = "multifactor",
+                  .weight_age = 100,
+                  .weight_fairshare = 1000,
+                  .weight_job_size = 50,
+                  .weight_queue = 200,
+                  .weight_expansion = 10,
+                  .max_age = from_seconds(std::int64_t{3600}),
+                  .calc_period = from_seconds(std::int64_t{120}),
+                  .half_life = from_seconds(std::int64_t{1800}),
+                  .queue_priority = {{0, 1}, {2, 3}}};
+    const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
+    for (const int threads : {1, 2}) {
+      CAPTURE(policy, threads, world.size());
+      EngineConfig e;
+      e.sync = SyncMode::optimistic;
+      e.threads = threads;
+      e.placement.kind = PlacementKind::round_robin;
+      e.gvt_interval = 64;
+      const BatchResult r = run_batch(world, w, p, e);
+      if (world.rank() == 0) {
+        REQUIRE(same_rows(r.jobs, reference.jobs));
+        REQUIRE(same_series(r.series, reference.series));
+      }
+      REQUIRE(r.passes == reference.passes);
+    }
+  }
+}
+
 TEST_CASE("batch model: conservative mode is refused, the scheduler starts jobs on its blocks without delay",
           "[mpi][batch]") {
   const Communicator world = Communicator::world();

@@ -91,7 +91,8 @@ TEST_CASE("easy: the same decisions with and without the queue index, on random 
     const std::size_t depth = rng.below(3) == 0 ? 1 + rng.below(400) : 0;
     const SchedulingInput plain{0, queue, running, total, total - used, depth, smallest};
     SchedulingInput indexed = plain;
-    indexed.index = &index;
+    const ArrivalOrderHints hints{.index = &index};
+    indexed.arrival_order = &hints;
     EasyBackfillPolicy a, b;
     const PassDecision with = a.pass(indexed), without = b.pass(plain);
     REQUIRE(with.start_now == without.start_now);

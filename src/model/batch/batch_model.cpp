@@ -46,6 +46,14 @@ std::vector<GroupPart> route_jobs(const workload::Workload& workload, const Batc
   return parts;
 }
 
+// The accounts that share the machine in equal shares (fair share): the workload's distinct
+// users, or groups.
+std::uint64_t count_accounts(const workload::Workload& workload, const PrioritySettings& priority) {
+  std::set<std::int32_t> accounts;
+  for (const workload::Job& j : workload.jobs) accounts.insert(priority.account_of(j.user, j.group));
+  return std::max<std::uint64_t>(accounts.size(), 1);
+}
+
 // With several groups, the whole machine's rows (group 0) are the sums of the groups' rows at
 // each sample time; a group that has finished contributes nothing.
 void add_machine_totals(std::vector<SeriesRow>& series) {
@@ -84,6 +92,7 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
 
   Shared shared{&workload, params, route_jobs(workload, params), 0,
                 static_cast<std::uint32_t>((params.machine_units() + params.block_nodes - 1) / params.block_nodes)};
+  shared.accounts = count_accounts(workload, params.priority);
   const auto groups = static_cast<LpId>(shared.groups.size());
   Collector out;
   Simulation sim(comm, engine);

@@ -226,7 +226,8 @@ const ParamTable<BatchParams>& param_table() {
                    "OverTimeLimit)",
                    {.min = 0})
           .integer("block_nodes", &P::block_nodes, "nodes per node-block LP", {.min = 1})
-          .include(&P::policy_settings, policy_params());
+          .include(&P::policy_settings, policy_params())
+          .include(&P::priority, priority_params());
   return table;
 }
 

@@ -61,6 +61,7 @@ struct Shared {
   std::vector<GroupPart> groups;
   LpId first_block;
   std::uint32_t blocks;
+  std::uint64_t accounts = 1;  // users (or groups) of the workload: fair share's equal shares
 };
 
 struct BlockBusy {

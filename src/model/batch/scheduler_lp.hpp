@@ -23,7 +23,9 @@ class SchedulerLp {
       : shared_(shared),
         out_(out),
         group_(group),
+        queue_(shared->params.priority.by_arrival() ? JobQueue::Order::arrival : JobQueue::Order::priority),
         wrsa_(shared->params.policy_settings.wrsa()),
+        priorities_(shared->params.priority, shared->groups[group].group.nodes, shared->accounts),
         pool_(shared->groups[group].group.nodes,
               shared->params.resources == Resources::shared_nodes ? shared->params.cores_per_node : 0),
         policy_(make_policy(shared->params)) {}
@@ -64,7 +66,8 @@ class SchedulerLp {
   }
   bool operator==(const SchedulerLp&) const = default;
   TRACEWARP_PERSIST(queue_, settled_below_, ended_since_pass_, queued_sizes_, t0_, running_, by_requested_end_, wrsa_,
-                    scores_changed_, wrsa_at_submit_, pool_, policy_, pass_at_, arrived_, done_)
+                    scores_changed_, wrsa_at_submit_, priorities_, usage_accrued_to_, pool_, policy_, pass_at_,
+                    arrived_, done_)
 
  private:
   struct Running {
@@ -93,7 +96,9 @@ class SchedulerLp {
       return;
     }
     const double score = wrsa_.score(j.user);
-    queue_.push({index, size, requested, j.submit, j.user, score});
+    QueuedJob queued{index, size, requested, j.submit, j.user, score, j.group, j.queue};
+    queued.priority = priorities_.priority(queued, ctx.now());
+    queue_.push(queued);
     wrsa_at_submit_[index] = score;
     queued_sizes_.insert(size);
     request_pass(ctx);
@@ -107,6 +112,7 @@ class SchedulerLp {
     }
     pool_.release(it->second.ranges);
     const workload::Job& j = job(index);
+    if (priorities_.tracks_usage()) charge_usage(j, it->second.start, ctx.now());
     const JobStatus status = executed(j) < j.run ? JobStatus::killed : JobStatus::completed;
     wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
     scores_changed_ = true;
@@ -130,7 +136,27 @@ class SchedulerLp {
     ctx.send(ctx.self(), at - ctx.now(), kPass);
   }
 
+  // The usage of a job that ran from `start` to `now`, since the last accrual.
+  void charge_usage(const workload::Job& j, Time start, Time now) {
+    const double seconds = to_seconds(now - std::max(start, usage_accrued_to_));
+    priorities_.charge(priorities_.account_of(j.user, j.group), seconds * units(j));
+  }
+
+  // Priority order: the queued jobs' priorities recomputed when due, after usage has decayed and
+  // the running jobs' usage has accrued up to now.
+  void refresh_priorities(Time now) {
+    if (!priorities_.due(now)) return;
+    if (priorities_.tracks_usage()) {
+      priorities_.decay_to(now);
+      for (const auto& [index, running] : running_) charge_usage(job(index), running.start, now);
+      usage_accrued_to_ = now;
+    }
+    queue_.reprioritise([&](const QueuedJob& q) { return priorities_.priority(q, now); });
+    priorities_.mark_computed(now);
+  }
+
   void pass(EventContext& ctx) {
+    refresh_priorities(ctx.now());
     // Sorted by requested end, as the profile likes them.
     const std::span<const RunningJob> running = by_requested_end_;
     const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
@@ -142,6 +168,7 @@ class SchedulerLp {
     // Jobs the previous pass settled: valid only if nothing but arrivals happened since.
     const bool overrun = !running.empty() && running.front().requested_end < ctx.now();
     const JobId settled = ended_since_pass_ || overrun ? 0 : settled_below_;
+    const ArrivalOrderHints hints{.settled_below = settled, .index = queue_.index()};
     const SchedulingInput in{.now = ctx.now(),
                              .queue = queue_.jobs(),
                              .running = running,
@@ -149,8 +176,7 @@ class SchedulerLp {
                              .free_nodes = pool_.free(),
                              .depth = shared_->params.queue_depth,
                              .smallest_queued = smallest,
-                             .settled_below = settled,
-                             .index = &queue_.index(),
+                             .arrival_order = queue_.order() == JobQueue::Order::arrival ? &hints : nullptr,
                              .running_in_end_order = true};  // by_requested_end_
     const std::uint32_t queued_before = static_cast<std::uint32_t>(queue_.size());
     // What the next pass may take as settled (SchedulingInput::settled_below): the jobs this one
@@ -316,7 +342,7 @@ class SchedulerLp {
   std::size_t group_;
 
   JobQueue queue_;
-  JobId settled_below_ = 0;  // see SchedulingInput::settled_below
+  JobId settled_below_ = 0;  // see ArrivalOrderHints::settled_below
   bool ended_since_pass_ = false;
   std::multiset<std::uint32_t> queued_sizes_;       // node counts of the queued jobs
   std::vector<std::pair<std::uint64_t, Time>> t0_;  // first planned start of queued jobs that have one, by index
@@ -335,6 +361,8 @@ class SchedulerLp {
   WrsaScores wrsa_;                                 // users' walltime-request accuracy
   bool scores_changed_ = false;                     // since the queued jobs' scores were last refreshed
   std::map<std::uint64_t, double> wrsa_at_submit_;  // queued and running jobs' user score at submission
+  PriorityLayer priorities_;                        // the queue's order (policy/batch/priority.hpp)
+  Time usage_accrued_to_ = 0;                       // running jobs' usage is charged up to here
   NodePool pool_;
   AnyBatchPolicy policy_;
   Time pass_at_ = -1;

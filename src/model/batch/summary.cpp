@@ -57,30 +57,39 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
 
 // The simulated schedule against the one the trace logged, over the jobs that ran and have a
 // logged wait: how a replay of the machine as it was compares with what the machine did, before
-// any "what if" run can mean something (docs/studies.md#replaying-a-log).
+// any "what if" run can mean something (docs/studies.md#replaying-a-log). Beside it, what two
+// baselines score on the same jobs: the null model (every job starts at submission: its close
+// share is the share of logged waits within kCloseWaitS; a constant ranks nothing, so its rank
+// correlation is 0) and the rank correlation of the requested times alone with the logged waits.
 Attributes logged_comparison(const std::vector<JobRow>& jobs) {
-  std::vector<double> logged, simulated, difference;
-  std::int64_t close = 0;
+  std::vector<double> logged, simulated, difference, requested;
+  std::int64_t close = 0, null_close = 0;
   for (const JobRow& j : jobs) {
     if (!ran(j) || j.logged_wait_s < 0) continue;
     logged.push_back(j.logged_wait_s);
     simulated.push_back(j.wait_s);
+    requested.push_back(j.requested_s);
     const double d = std::abs(j.wait_s - j.logged_wait_s);
     difference.push_back(d);
     close += d <= std::max(kCloseWaitS, kCloseWaitShare * j.logged_wait_s);
+    null_close += j.logged_wait_s <= std::max(kCloseWaitS, kCloseWaitShare * j.logged_wait_s);
   }
   if (logged.empty()) return {};
   const double n = static_cast<double>(logged.size());
   double logged_sum = 0, simulated_sum = 0;
   for (std::size_t i = 0; i < logged.size(); ++i) logged_sum += logged[i], simulated_sum += simulated[i];
+  const std::vector<double> logged_ranks = ranks_of(logged);
   return {{"logged_jobs", static_cast<std::int64_t>(logged.size())},
           {"logged_mean_wait_s", logged_sum / n},
           {"logged_median_wait_s", median_of(logged)},
           {"compared_mean_wait_s", simulated_sum / n},
           {"compared_median_wait_s", median_of(simulated)},
           {"wait_median_abs_difference_s", median_of(difference)},
-          {"wait_rank_correlation", pearson(ranks_of(logged), ranks_of(simulated))},
-          {"wait_close_share", static_cast<double>(close) / n}};
+          {"wait_rank_correlation", pearson(logged_ranks, ranks_of(simulated))},
+          {"wait_close_share", static_cast<double>(close) / n},
+          {"null_close_share", static_cast<double>(null_close) / n},
+          {"null_median_abs_difference_s", median_of(logged)},
+          {"requested_wait_rank_correlation", pearson(logged_ranks, ranks_of(requested))}};
 }
 
 Attributes batch_summary(const BatchResult& r, const BatchParams& params) {

@@ -38,7 +38,7 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
 
   // Nothing can start once fewer nodes are free than the smallest queued job needs; jobs the
   // previous pass settled are still refused (the shadow and the extra nodes are unchanged and
-  // the time only moved on: see SchedulingInput::settled_below).
+  // the time only moved on: see ArrivalOrderHints::settled_below).
   const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
   if (free < smallest) return out;
   const auto may_hold = [&](const QueueIndex::Summary& s) {  // a stretch's smallest and shortest job
@@ -55,7 +55,7 @@ PassDecision EasyBackfillPolicy::pass(const SchedulingInput& in) {
     out.reservations.push_back({job.id, in.now});
     return free >= smallest;
   };
-  for_each_queued(in, jobs, std::next(head_at), in.settled_below, may_hold, backfill);
+  for_each_queued(in, jobs, std::next(head_at), may_hold, backfill);
   return out;
 }
 

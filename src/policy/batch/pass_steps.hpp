@@ -30,23 +30,26 @@ inline void check_fits_machine(const QueuedJob& job, const SchedulingInput& in) 
     report_misfit(job, in);
 }
 
-// Visits the jobs of `jobs` from `from` on whose ids are at least `from_id`, in queue order, as
-// visit(job) (id, nodes and requested set) until it returns false. With the input's index (queue
-// order is id order), stretches for which may_hold(QueueIndex::Summary) is false are skipped
-// unseen; without one, every job is visited.
+// Visits the jobs of `jobs` from `from` on, in queue order, as visit(job) until it returns
+// false. Where `jobs` is (a prefix of) the input's own queue in arrival order, the hints apply
+// (ArrivalOrderHints): jobs the previous pass settled are not visited, and stretches of the
+// index for which may_hold(QueueIndex::Summary) is false are skipped unseen (visit then sees
+// id, nodes and requested only). Over any other view, every job is visited.
 template <class MayHold, class Visit>
-void for_each_queued(const SchedulingInput& in, const QueueView& jobs, QueueView::iterator from, JobId from_id,
-                     MayHold&& may_hold, Visit&& visit) {
+void for_each_queued(const SchedulingInput& in, const QueueView& jobs, QueueView::iterator from, MayHold&& may_hold,
+                     Visit&& visit) {
   if (from == jobs.end()) return;
-  if (in.index == nullptr) {
+  const ArrivalOrderHints* hints = jobs.starts_with_entries_of(in.queue) ? in.arrival_order : nullptr;
+  if (hints == nullptr || hints->index == nullptr) {
+    const JobId settled_below = hints == nullptr ? 0 : hints->settled_below;
     for (; from != jobs.end(); ++from)
-      if (from->id >= from_id && !visit(*from)) return;
+      if (from->id >= settled_below && !visit(*from)) return;
     return;
   }
-  in.index->scan(std::max(from->id, from_id), jobs.last_id(), may_hold,
-                 [&](JobId id, std::uint32_t nodes, Time requested) {
-                   return visit(QueuedJob{id, nodes, requested, 0});
-                 });
+  hints->index->scan(std::max(from->id, hints->settled_below), jobs.last_id(), may_hold,
+                     [&](JobId id, std::uint32_t nodes, Time requested) {
+                       return visit(QueuedJob{id, nodes, requested, 0});
+                     });
 }
 
 // Starts the jobs of `jobs` in order from the head while they fit; returns the first that does

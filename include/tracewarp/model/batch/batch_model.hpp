@@ -35,6 +35,7 @@
 #include "tracewarp/model/batch/machines.hpp"
 #include "tracewarp/model/run_context.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
+#include "tracewarp/policy/batch/priority.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
 #include "tracewarp/workload/workload.hpp"
 
@@ -80,6 +81,7 @@ struct BatchParams {
   std::uint32_t cores_per_node = 1;  // of the machine's nodes
   std::string policy = "easy";       // a name of policy/batch/registry.hpp
   PolicySettings policy_settings;    // the policies' parameters
+  PrioritySettings priority;         // the queue's order, under every policy
   std::size_t queue_depth = 0;       // 0 = unlimited
   Time tick = 0;                     // > 0: passes only at multiples of this
   bool kill_at_walltime = true;

@@ -1,11 +1,15 @@
-// The batch scheduler's queue: queued jobs in arrival order (submit time, then workload index,
-// so ids ascend), as policies read them (a QueueView). A started job's entry stays in place,
-// marked, and the marks are swept out together once there are as many as queued jobs, so any
-// removal costs O(log n) amortised; starts from the head just move the front. It keeps a
-// QueueIndex of its jobs for the backfill passes.
+// The batch scheduler's queue, as policies read it (a QueueView): in arrival order (submit
+// time, then workload index, so ids ascend), or in priority order (descending
+// QueuedJob::priority, ties in arrival order: policy/batch/priority.hpp). A started job's entry
+// stays in place, marked, and the marks are swept out together once there are as many as queued
+// jobs; starts from the head just move the front. In arrival order a removal costs O(log n)
+// amortised and the queue keeps a QueueIndex of its jobs for the backfill passes; in priority
+// order an arrival is inserted at its place and a pass's removals cost one walk over the queue.
 #pragma once
 
+#include <algorithm>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "tracewarp/core/persist.hpp"
@@ -16,7 +20,10 @@ namespace tracewarp::batch {
 
 class JobQueue {
  public:
-  // Appends an arriving job; its id is above every queued one.
+  enum class Order { arrival, priority };
+  explicit JobQueue(Order order = Order::arrival) : order_(order) {}
+
+  // Adds an arriving job; its id is above every queued one.
   void push(const QueuedJob& job);
   // Takes started jobs out (in any order); InvariantError for one that is not queued.
   void remove(std::vector<JobId> started);
@@ -31,18 +38,47 @@ class JobQueue {
   }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  // The same jobs, indexed for backfill passes (SchedulingInput::index).
-  const QueueIndex& index() const { return index_; }
+  // Priority order: gives every queued job priority(job) and restores the order.
+  template <class F>
+  void reprioritise(F&& priority) {
+    compact();
+    drop_started_priorities();
+    for (QueuedJob& job : storage_) {
+      job.priority = priority(std::as_const(job));
+      *priority_by_id(job.id) = job.priority;  // every queued job has one
+    }
+    if (!std::is_sorted(storage_.begin(), storage_.end(), Before{}))
+      std::sort(storage_.begin(), storage_.end(), Before{});
+  }
+  Order order() const { return order_; }
+  // In arrival order, the same jobs indexed for backfill passes (ArrivalOrderHints::index);
+  // nullptr in priority order.
+  const QueueIndex* index() const { return order_ == Order::arrival ? &index_ : nullptr; }
   bool operator==(const JobQueue&) const = default;
-  TRACEWARP_PERSIST(storage_, front_, size_, index_)
+  TRACEWARP_PERSIST(storage_, front_, size_, index_, priority_by_id_)
 
  private:
+  // The queue's order: by priority, then arrival (in arrival order every priority is 0).
+  struct Before {
+    bool operator()(const QueuedJob& a, const QueuedJob& b) const {
+      return a.priority > b.priority || (a.priority == b.priority && a.id < b.id);
+    }
+  };
   void compact();
+  void mark_started(std::vector<JobId> started);
+  double* priority_by_id(JobId id);  // nullptr if not queued
+  void drop_started_priorities();
 
+  Order order_;
   std::vector<QueuedJob> storage_;  // from front_ on: the queued jobs and marked started ones
   std::size_t front_ = 0;           // entries before it have started (dropped lazily)
   std::size_t size_ = 0;            // queued jobs (unmarked entries)
   QueueIndex index_;
+  // Priority order: each queued job's priority by id, to find its entry (ids ascend; a started
+  // job's entry holds kStartedMark until they are dropped together: priorities are >= 0, and a
+  // mark must compare equal to itself, as saved states are compared).
+  static constexpr double kStartedMark = -1;
+  std::vector<std::pair<JobId, double>> priority_by_id_;
 };
 
 }  // namespace tracewarp::batch

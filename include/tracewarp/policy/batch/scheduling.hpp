@@ -19,6 +19,8 @@ namespace tracewarp::batch {
 using JobId = std::uint64_t;
 class QueueIndex;  // policy/batch/queue_index.hpp
 
+// A queued job as policies see it. `nodes` is in the scheduler's units (nodes, or processors:
+// BatchParams::counts_processors); user, group and queue are the trace's numbers (-1 unknown).
 struct QueuedJob {
   JobId id;
   std::uint32_t nodes;
@@ -26,6 +28,9 @@ struct QueuedJob {
   Time submit;
   std::int32_t user = -1;
   double wrsa = 1.0;  // the submitter's walltime-request accuracy score (WRSA policies)
+  std::int32_t group = -1;
+  std::int32_t queue = -1;
+  double priority = 0;  // the priority layer's (priority.hpp): the queue is in descending order of it
   bool operator==(const QueuedJob&) const = default;
 };
 
@@ -85,6 +90,8 @@ class QueueView {
   QueueView first(std::size_t n) const;
   // The id of the last queued job (the view must not be empty).
   JobId last_id() const;
+  // Whether this view starts where `other` does: a prefix of the same queue, not a reordering.
+  bool starts_with_entries_of(const QueueView& other) const { return entries_.data() == other.entries_.data(); }
 
  private:
   std::span<const QueuedJob> entries_;
@@ -100,9 +107,24 @@ struct RunningJob {
   bool operator==(const RunningJob&) const = default;
 };
 
+// Shortcuts that hold only for a queue in arrival order (ids ascending), which the model sets
+// only when its queue is in that order (batch.priority = "arrival"). The pass helpers use them
+// only over the input's own queue (pass_steps.hpp: for_each_queued), so a policy that visits
+// the jobs in an order of its own cannot be misled by them.
+struct ArrivalOrderHints {
+  // The queued jobs with ids below `settled_below` were all considered by the previous pass and
+  // not started, and since then jobs have only arrived (none ended, no running job is past its
+  // requested end). Their answer cannot have changed for a policy whose tests only get stricter
+  // as free nodes shrink and time passes (FCFS, EASY), so it may skip them. 0 = none.
+  JobId settled_below = 0;
+  // An index over exactly the jobs of the queue. Lets a backfill pass skip stretches with no
+  // candidate; the decisions are the same with or without it.
+  const QueueIndex* index = nullptr;
+};
+
 struct SchedulingInput {
   Time now = 0;
-  QueueView queue;  // in priority order (submit time, then id, for FCFS)
+  QueueView queue;  // in priority order (descending QueuedJob::priority, then arrival)
   std::span<const RunningJob> running;
   std::uint32_t total_nodes = 0;
   std::uint32_t free_nodes = 0;
@@ -110,16 +132,8 @@ struct SchedulingInput {
   // Optional hint: no queued job needs fewer nodes than this (0 = unknown). Lets a pass stop
   // looking for backfill candidates once fewer nodes are free.
   std::uint32_t smallest_queued = 0;
-  // Optional hint: the queued jobs with ids below `settled_below` were all considered by the
-  // previous pass and not started, and since then jobs have only arrived (none ended, no running
-  // job is past its requested end); the queue's order must be its ids'. Their answer cannot have
-  // changed for a policy whose tests only get stricter as free nodes shrink and time passes
-  // (FCFS, EASY), so it may skip them. 0 = none.
-  JobId settled_below = 0;
-  // Optional: an index over exactly the jobs of `queue`, whose order must be their ids' (the
-  // model's arrival-order queue). Lets a backfill pass skip stretches with no candidate; the
-  // decisions are the same with or without it.
-  const QueueIndex* index = nullptr;
+  // Optional: set only when `queue` is in arrival order (see ArrivalOrderHints).
+  const ArrivalOrderHints* arrival_order = nullptr;
   // Optional hint: `running` is in requested-end order (the model keeps it so), which spares a
   // pass checking the order of every running job.
   bool running_in_end_order = false;
