@@ -407,3 +407,61 @@ TEST_CASE("batch model: every policy passes the rollback check under a multifact
       REQUIRE(checked.jobs[i].start_s == reference.jobs[i].start_s);
   }
 }
+
+TEST_CASE("batch model: a user limit holds a job back while nodes are free", "[unit][model][batch][limits]") {
+  // 8 nodes. User 1 submits three 2-node jobs of 100 s at 0, user 2 one at 10. With at most two
+  // running jobs per user, user 1's third job waits for its first to end (100) although 4 nodes
+  // are free; user 2's starts at once.
+  workload::Workload w = jobs_from({{0, 100, 100, 2}, {0, 100, 100, 2}, {0, 100, 100, 2}, {10, 100, 100, 2}}, 1);
+  w.jobs[3].user = 2;
+  for (const char* policy : {"fcfs", "easy", "conservative"}) {
+    CAPTURE(policy);
+    BatchParams p = multifactor_params(policy, 8);
+    p.priority.order = "arrival";
+    p.limits.user_max_running_jobs = 2;
+    for (const SyncMode sync : {SyncMode::sequential, SyncMode::rollback_check}) {
+      EngineConfig e;
+      e.sync = sync;
+      const BatchResult r = run_batch(Communicator::self(), w, p, e);
+      CHECK(r.jobs[0].start_s == 0);
+      CHECK(r.jobs[1].start_s == 0);
+      CHECK(r.jobs[2].start_s == 100);
+      CHECK(r.jobs[3].start_s == 10);
+    }
+  }
+  // A job larger than the processor limit on its own could never start: it is rejected.
+  BatchParams p = multifactor_params("easy", 8);
+  p.priority.order = "arrival";
+  p.limits.user_max_units = 1;
+  const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
+  CHECK(r.jobs[0].status == static_cast<std::int16_t>(JobStatus::rejected));
+}
+
+TEST_CASE("batch model: a partition fills while another is idle", "[unit][model][batch][partitions]") {
+  // Partitions a (4 nodes, trace partition 1) and b (4 nodes, every other partition). Two
+  // 4-node jobs of partition 1 at 0: the second waits for the first (100) although b is idle;
+  // a job of partition 7 at 10 runs on b at once; a 5-node job of partition 1 cannot fit a:
+  // rejected.
+  workload::Workload w = jobs_from({{0, 100, 100, 4}, {0, 100, 100, 4}, {10, 50, 50, 4}, {20, 10, 10, 5}}, 1);
+  for (const std::size_t i : {0, 1, 3}) w.jobs[i].partition = 1;
+  w.jobs[2].partition = 7;
+  BatchParams p = multifactor_params("easy", 8);
+  p.priority.order = "arrival";
+  p.groups = parse_partitions("a:4:1, b:4:*", "batch.partitions");
+  for (const SyncMode sync : {SyncMode::sequential, SyncMode::rollback_check}) {
+    EngineConfig e;
+    e.sync = sync;
+    const BatchResult r = run_batch(Communicator::self(), w, p, e);
+    CHECK(r.jobs[1].start_s == 100);
+    CHECK(r.jobs[2].start_s == 10);
+    CHECK(r.jobs[2].first_node == 4);  // b lies after a on the node line
+    CHECK(r.jobs[2].group == 1);
+    CHECK(r.jobs[3].status == static_cast<std::int16_t>(JobStatus::rejected));
+  }
+  CHECK_THROWS_WITH(parse_partitions("a:4:1, b:4:1", "batch.partitions"),
+                    Catch::Contains("partition 1 is listed twice"));
+  CHECK_THROWS_WITH(parse_partitions("a:4", "batch.partitions"), Catch::Contains("not NAME:SIZE:PARTITIONS"));
+  CHECK_THROWS_WITH(parse_partitions("a:x:1", "batch.partitions"),
+                    Catch::Contains("SIZE and partitions must be numbers"));
+  CHECK_THROWS_WITH(parse_partitions("a:4:*,b:4:*", "batch.partitions"), Catch::Contains("* is given twice"));
+}

@@ -138,12 +138,15 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
   REQUIRE(tuning_steps > 0);
 }
 
-TEST_CASE("batch model: a multifactor priority with fair share, optimistic matches sequential",
+TEST_CASE("batch model: a multifactor priority, partitions and user limits, optimistic matches sequential",
           "[mpi][batch][priority]") {
   const Communicator world = Communicator::world();
   workload::Workload w = random_workload(600, 64);
-  for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].queue = static_cast<std::int32_t>(i % 3);
-  for (const char* policy : {"easy", "conservative"}) {
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    w.jobs[i].queue = static_cast<std::int32_t>(i % 3);
+    w.jobs[i].partition = static_cast<std::int32_t>(i % 4);
+  }
+  for (const char* policy : {"easy", "conservative", "fcfs"}) {
     BatchParams p;
     p.nodes = 64;
     p.block_nodes = 8;
@@ -158,6 +161,10 @@ TEST_CASE("batch model: a multifactor priority with fair share, optimistic match
                   .calc_period = from_seconds(std::int64_t{120}),
                   .half_life = from_seconds(std::int64_t{1800}),
                   .queue_priority = {{0, 1}, {2, 3}}};
+    if (std::string(policy) == "fcfs") {  // with partitions and user limits
+      p.groups = parse_partitions("a:40:0+1,b:24:*", "batch.partitions");
+      p.limits = {.user_max_running_jobs = 3, .user_max_units = 30};
+    }
     const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
     for (const int threads : {1, 2}) {
       CAPTURE(policy, threads, world.size());

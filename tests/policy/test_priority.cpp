@@ -6,6 +6,7 @@
 
 #include "tracewarp/core/config.hpp"
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/policy/batch/limits.hpp"
 #include "tracewarp/policy/batch/priority.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
@@ -116,4 +117,23 @@ TEST_CASE("priority: the keys are read and refused with the key named", "[unit][
                     Catch::Contains("batch.queue_priorities") && Catch::Contains("'1-10' is not QUEUE:PRIORITY"));
   c.set("batch.queue_priorities", ConfigValue(std::string("1:10,1:5")), "test");
   CHECK_THROWS_WITH(priority_params().read(c), Catch::Contains("queue 1 is listed twice"));
+}
+
+TEST_CASE("user limits: a user at a limit is held until one of its jobs ends", "[unit][batch][limits]") {
+  UserLimits jobs_limit(LimitSettings{.user_max_running_jobs = 2});
+  CHECK_FALSE(jobs_limit.holds(1, 100));
+  jobs_limit.started(1, 4);
+  jobs_limit.started(1, 4);
+  CHECK(jobs_limit.holds(1, 1));        // a third job of user 1
+  CHECK_FALSE(jobs_limit.holds(2, 1));  // another user
+  jobs_limit.ended(1, 4);
+  CHECK_FALSE(jobs_limit.holds(1, 1));
+  CHECK_THROWS_AS(jobs_limit.ended(3, 1), InvariantError);
+
+  UserLimits units_limit(LimitSettings{.user_max_units = 16});
+  units_limit.started(1, 10);
+  CHECK_FALSE(units_limit.holds(1, 6));  // 16: at the limit, not past it
+  CHECK(units_limit.holds(1, 7));
+  CHECK(units_limit.exceeds_alone(17));
+  CHECK_FALSE(UserLimits().holds(1, 1'000'000));  // no limits
 }

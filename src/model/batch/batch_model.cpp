@@ -23,8 +23,21 @@ using model::gather_rows;
 
 namespace {
 
-// Routes every job to the first group whose job-size range holds it; a job no group takes goes
-// to the last group whose range starts at or below it, which rejects it on arrival.
+// The group of a partition: the one that lists it, else the one that takes every other, else
+// the first (which rejects it on arrival).
+std::size_t partition_group(const std::vector<GroupPart>& parts, std::int32_t partition) {
+  std::size_t other = 0;
+  for (std::size_t g = 0; g < parts.size(); ++g) {
+    const ResourceGroup& group = parts[g].group;
+    if (std::find(group.partitions.begin(), group.partitions.end(), partition) != group.partitions.end()) return g;
+    if (group.other_partitions) other = g;
+  }
+  return other;
+}
+
+// Partition groups (batch.partitions) take the jobs of their partitions. Otherwise: routes every job to the first group
+// whose job-size range holds it; a job no group takes goes to the last group whose range starts at or below it, which
+// rejects it on arrival.
 std::vector<GroupPart> route_jobs(const workload::Workload& workload, const BatchParams& params) {
   std::vector<GroupPart> parts;
   std::uint32_t first = 0;
@@ -34,7 +47,12 @@ std::vector<GroupPart> route_jobs(const workload::Workload& workload, const Batc
     parts.push_back({groups[g], first, {}, 0, groups.size() > 1 ? static_cast<std::int32_t>(g + 1) : 0});
     first += groups[g].nodes;
   }
+  const bool by_partition = groups.front().by_partition();
   for (std::uint64_t i = 0; i < workload.jobs.size(); ++i) {
+    if (by_partition) {
+      parts[partition_group(parts, workload.jobs[i].partition)].jobs.push_back(i);
+      continue;
+    }
     const std::uint32_t nodes = params.units_of(workload.jobs[i]);
     std::size_t chosen = 0;
     for (std::size_t g = 0; g < parts.size(); ++g) {
@@ -73,7 +91,7 @@ void add_machine_totals(std::vector<SeriesRow>& series) {
 // what they cannot say alone: a machine resolved to some nodes, and a policy that takes it.
 void validate(const workload::Workload& workload, const BatchParams& params) {
   if (params.nodes == 0) throw ConfigError("batch: the machine has no nodes (set batch.nodes)");
-  if (params.counts_processors() && !params.groups.empty())
+  if (params.counts_processors() && !params.groups.empty() && !params.groups.front().by_partition())
     throw ConfigError("batch.resources = \"" + to_string(params.resources) +
                       "\": the machine's resource groups are sized in whole nodes; set batch.resources = "
                       "\"exclusive-nodes\"");

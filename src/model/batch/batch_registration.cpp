@@ -136,6 +136,12 @@ BatchParams configured_params(const Config& c, const workload::Workload& w) {
         (w.header.count("Format") && w.header.at("Format") == "swf" ? " (no MaxNodes or MaxProcs header)" : "") +
         ": set batch.nodes (and workload.cores_per_node when jobs are sized in processors)");
   if (machine && p.nodes == machine->nodes) p.groups = machine->groups;
+  if (!p.partitions.empty()) {
+    if (!p.groups.empty())
+      throw ConfigError("batch.partitions: the machine preset \"" + machine->name +
+                        "\" has resource groups of its own; leave batch.machine empty to use partitions");
+    p.groups = parse_partitions(p.partitions, "batch.partitions");
+  }
   const std::string& allocation = p.machine.allocation;
   p.allocation = !allocation.empty() ? parse_allocation(allocation) : machine ? machine->allocation : Allocation::any;
   resolve_resources(p, machine, w);
@@ -225,9 +231,15 @@ const ParamTable<BatchParams>& param_table() {
                    "with kill_at_walltime: a job is killed this long after its walltime, seconds (Slurm's "
                    "OverTimeLimit)",
                    {.min = 0})
+          .text("partitions", &P::partitions,
+                "the machine as separate pools by the trace's partition (SWF field 16): NAME:SIZE:P+P+...,... with "
+                "SIZE in the scheduler's units (they must add up to the machine) and * for every unlisted "
+                "partition; each pool has its own queue, scheduler and limits; a job of a partition no pool takes "
+                "is rejected (empty = one pool)")
           .integer("block_nodes", &P::block_nodes, "nodes per node-block LP", {.min = 1})
           .include(&P::policy_settings, policy_params())
-          .include(&P::priority, priority_params());
+          .include(&P::priority, priority_params())
+          .include(&P::limits, limit_params());
   return table;
 }
 

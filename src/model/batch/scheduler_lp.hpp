@@ -14,6 +14,7 @@
 #include "internal.hpp"
 #include "tracewarp/core/double_ended_vector.hpp"
 #include "tracewarp/model/batch/job_queue.hpp"
+#include "tracewarp/policy/batch/limits.hpp"
 
 namespace tracewarp::batch::detail {
 
@@ -26,6 +27,7 @@ class SchedulerLp {
         queue_(shared->params.priority.by_arrival() ? JobQueue::Order::arrival : JobQueue::Order::priority),
         wrsa_(shared->params.policy_settings.wrsa()),
         priorities_(shared->params.priority, shared->groups[group].group.nodes, shared->accounts),
+        limits_(shared->params.limits),
         pool_(shared->groups[group].group.nodes,
               shared->params.resources == Resources::shared_nodes ? shared->params.cores_per_node : 0),
         policy_(make_policy(shared->params)) {}
@@ -66,7 +68,7 @@ class SchedulerLp {
   }
   bool operator==(const SchedulerLp&) const = default;
   TRACEWARP_PERSIST(queue_, settled_below_, ended_since_pass_, queued_sizes_, t0_, running_, by_requested_end_, wrsa_,
-                    scores_changed_, wrsa_at_submit_, priorities_, usage_accrued_to_, pool_, policy_, pass_at_,
+                    scores_changed_, wrsa_at_submit_, priorities_, usage_accrued_to_, limits_, pool_, policy_, pass_at_,
                     arrived_, done_)
 
  private:
@@ -89,7 +91,8 @@ class SchedulerLp {
     const Time requested = j.requested > 0 ? j.requested : j.run;
     const Time longest = std::visit([](const auto& p) { return p.longest_plannable(); }, policy_);
     const std::uint32_t size = units(j);
-    if (size < part().group.min_job_nodes || size > part().group.max_job_nodes || requested > longest) {
+    if (size < part().group.min_job_nodes || size > part().group.max_job_nodes || requested > longest ||
+        !part().group.takes_partition(j.partition) || limits_.exceeds_alone(size)) {
       JobRow row = make_row(index, -1, -1, ctx.now(), JobStatus::rejected, {});
       ctx.emit(kJobRecord, row);
       ++done_;
@@ -113,6 +116,7 @@ class SchedulerLp {
     pool_.release(it->second.ranges);
     const workload::Job& j = job(index);
     if (priorities_.tracks_usage()) charge_usage(j, it->second.start, ctx.now());
+    limits_.ended(j.user, units(j));
     const JobStatus status = executed(j) < j.run ? JobStatus::killed : JobStatus::completed;
     wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
     scores_changed_ = true;
@@ -136,6 +140,15 @@ class SchedulerLp {
     ctx.send(ctx.self(), at - ctx.now(), kPass);
   }
 
+  // The queued jobs the user limits do not hold, in queue order: the whole queue when none is
+  // held (the usual case, and always without limits: no copy), else a copy in `scratch`.
+  QueueView eligible_jobs(std::vector<QueuedJob>& scratch) const {
+    if (!limits_.any()) return queue_.jobs();
+    for (const QueuedJob& q : queue_.jobs())
+      if (!limits_.holds(q.user, q.nodes)) scratch.push_back(q);
+    return scratch.size() == queue_.size() ? queue_.jobs() : QueueView(scratch);
+  }
+
   // The usage of a job that ran from `start` to `now`, since the last accrual.
   void charge_usage(const workload::Job& j, Time start, Time now) {
     const double seconds = to_seconds(now - std::max(start, usage_accrued_to_));
@@ -157,47 +170,67 @@ class SchedulerLp {
 
   void pass(EventContext& ctx) {
     refresh_priorities(ctx.now());
-    // Sorted by requested end, as the profile likes them.
-    const std::span<const RunningJob> running = by_requested_end_;
     const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
     if (reads_wrsa && scores_changed_) {  // scores move only when jobs end
       queue_.for_each([&](QueuedJob& q) { q.wrsa = wrsa_.score(q.user); });
       scores_changed_ = false;
     }
+    // A pass in which the user limits held a job the policy chose (its user reached a limit
+    // earlier in the pass) is run again at once: the nodes it would have taken are offered to
+    // the jobs still eligible. Each repeat holds at least one more user back, so it ends.
+    while (pass_once(ctx)) {
+    }
+  }
+
+  // One scheduling pass; whether the limits held any job it chose.
+  bool pass_once(EventContext& ctx) {
+    // Sorted by requested end, as the profile likes them.
+    const std::span<const RunningJob> running = by_requested_end_;
     const std::uint32_t smallest = queued_sizes_.empty() ? 0 : *queued_sizes_.begin();
     // Jobs the previous pass settled: valid only if nothing but arrivals happened since.
     const bool overrun = !running.empty() && running.front().requested_end < ctx.now();
     const JobId settled = ended_since_pass_ || overrun ? 0 : settled_below_;
     const ArrivalOrderHints hints{.settled_below = settled, .index = queue_.index()};
+    std::vector<QueuedJob> scratch;
+    const QueueView eligible = eligible_jobs(scratch);
+    const bool held = eligible.size() != queue_.size();
     const SchedulingInput in{.now = ctx.now(),
-                             .queue = queue_.jobs(),
+                             .queue = held ? eligible : queue_.jobs(),
                              .running = running,
                              .total_nodes = pool_.total(),
                              .free_nodes = pool_.free(),
                              .depth = shared_->params.queue_depth,
                              .smallest_queued = smallest,
-                             .arrival_order = queue_.order() == JobQueue::Order::arrival ? &hints : nullptr,
+                             .arrival_order = queue_.order() == JobQueue::Order::arrival && !held ? &hints : nullptr,
                              .running_in_end_order = true};  // by_requested_end_
     const std::uint32_t queued_before = static_cast<std::uint32_t>(queue_.size());
+    const auto running_before = static_cast<std::uint32_t>(running.size());  // starts below change `running`
     // What the next pass may take as settled (SchedulingInput::settled_below): the jobs this one
     // considers and does not start — unless a start fails (its nodes were not to be had).
     const std::size_t depth = shared_->params.queue_depth;
-    const JobId considered_below = queue_.empty() ? 0 : (depth == 0 ? in.queue : in.queue.first(depth)).last_id() + 1;
+    const JobId considered_below = in.queue.empty() ? 0 : (depth == 0 ? in.queue : in.queue.first(depth)).last_id() + 1;
     const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
     record_first_plans(d.reservations);
     if (!d.first_nodes.empty() && d.first_nodes.size() != d.start_now.size())
       throw InvariantError("batch scheduler: policy placed some but not all started jobs");
     std::vector<std::uint64_t> started;
+    bool held_now = false;  // a start the limits refused: the user reached one earlier in this pass
     for (std::size_t i = 0; i < d.start_now.size(); ++i) {
       const std::optional<std::uint32_t> placed =
           d.first_nodes.empty() ? std::nullopt : std::optional<std::uint32_t>(d.first_nodes[i]);
+      const workload::Job& j = job(d.start_now[i]);
+      if (limits_.holds(j.user, units(j))) {
+        held_now = true;
+        continue;
+      }
       if (start(d.start_now[i], placed, ctx)) started.push_back(d.start_now[i]);
     }
     queue_.remove(started);
-    settled_below_ = started.size() == d.start_now.size() ? considered_below : 0;
+    settled_below_ = started.size() == d.start_now.size() && !held ? considered_below : 0;
     ended_since_pass_ = false;
-    ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()),
-                                  static_cast<std::uint32_t>(running.size()), 0, d.broken_reservations, d.plan_cells});
+    ctx.emit(kPassRecord, PassRow{queued_before, static_cast<std::uint32_t>(started.size()), running_before, 0,
+                                  d.broken_reservations, d.plan_cells});
+    return held_now;
   }
 
   // The first plan of a job is its T0: only jobs without one yet are added. A pass plans most of
@@ -255,6 +288,7 @@ class SchedulerLp {
     if (planned == t0_.end() || planned->first != index)
       throw InvariantError("batch scheduler: policy started a job it never planned");
     running_[index] = {ctx.now(), planned->second, ranges};
+    limits_.started(j.user, size);
     const RunningJob entry{index, size, ctx.now(), ctx.now() + queue_requested(index), ranges.front().first};
     const auto at = std::upper_bound(by_requested_end_.begin(), by_requested_end_.end(), entry, ByRequestedEnd{});
     by_requested_end_.insert(static_cast<std::size_t>(at - by_requested_end_.begin()), entry);
@@ -363,6 +397,7 @@ class SchedulerLp {
   std::map<std::uint64_t, double> wrsa_at_submit_;  // queued and running jobs' user score at submission
   PriorityLayer priorities_;                        // the queue's order (policy/batch/priority.hpp)
   Time usage_accrued_to_ = 0;                       // running jobs' usage is charged up to here
+  UserLimits limits_;                               // what each user runs (policy/batch/limits.hpp)
   NodePool pool_;
   AnyBatchPolicy policy_;
   Time pass_at_ = -1;

@@ -34,6 +34,7 @@
 #include "tracewarp/engine/config.hpp"
 #include "tracewarp/model/batch/machines.hpp"
 #include "tracewarp/model/run_context.hpp"
+#include "tracewarp/policy/batch/limits.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/priority.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
@@ -76,12 +77,14 @@ struct BatchParams {
   MachineChoice machine;              // as asked; the members below are what it resolved to
   std::uint32_t nodes = 0;            // machine size
   std::vector<ResourceGroup> groups;  // empty: one group of the whole machine
+  std::string partitions;             // batch.partitions as given (parsed into groups)
   Allocation allocation = Allocation::any;
   Resources resources = Resources::exclusive_nodes;
   std::uint32_t cores_per_node = 1;  // of the machine's nodes
   std::string policy = "easy";       // a name of policy/batch/registry.hpp
   PolicySettings policy_settings;    // the policies' parameters
   PrioritySettings priority;         // the queue's order, under every policy
+  LimitSettings limits;              // what one user may run at once, under every policy
   std::size_t queue_depth = 0;       // 0 = unlimited
   Time tick = 0;                     // > 0: passes only at multiples of this
   bool kill_at_walltime = true;

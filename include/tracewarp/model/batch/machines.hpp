@@ -8,7 +8,9 @@
 //                  large-group mix only: the study built its mixes from the large group's log.
 //   ricc           1,024 nodes x 8 cores, any free nodes (the WRSA study).
 // A group's job-size range decides where a job goes; a job that fits no group is rejected
-// (reported in the job table with status 2).
+// (reported in the job table with status 2). Groups may instead be a log's partitions
+// (batch.partitions: SWF field 16): then a job goes to the group that lists its partition, or
+// to the one that takes every other partition, and is rejected where there is none.
 #pragma once
 
 #include <cstdint>
@@ -21,10 +23,20 @@ namespace tracewarp::batch {
 
 struct ResourceGroup {
   std::string name;
-  std::uint32_t nodes;          // nodes of the group; groups lie side by side on the node line
+  std::uint32_t nodes;          // nodes of the group (units: processors when the scheduler counts them);
+                                // groups lie side by side on the node line
   std::uint32_t min_job_nodes;  // the group takes jobs of min..max nodes
   std::uint32_t max_job_nodes;
+  std::vector<std::int32_t> partitions = {};  // a partition group: the trace partitions it takes
+  bool other_partitions = false;              // a partition group that takes every unlisted partition
+
+  bool by_partition() const { return other_partitions || !partitions.empty(); }
+  bool takes_partition(std::int32_t partition) const;
 };
+
+// Partition groups from "NAME:SIZE:P+P+...,..." (SIZE in the scheduler's units; P a partition
+// number of the trace, or * for every partition not listed); ConfigError naming `key`.
+std::vector<ResourceGroup> parse_partitions(const std::string& spec, const std::string& key);
 
 struct MachinePreset {
   std::string name;
