@@ -39,7 +39,7 @@ def beats_null(row):
 def rows_of(path):
     results = tr.load(path)
     for _, run in results.runs.iterrows():
-        name = str(run.get("experiment.name", os.path.basename(path))).removeprefix("replay-")
+        name = str(run.get("experiment.name", os.path.basename(path))).removeprefix("replay-").removeprefix("as-ran-")
         mode = run.get("machine.resources", "")
         cut = "cut" if run.get("batch.kill_at_walltime", 0) else "as logged"
         priority = run.get("batch.priority", "arrival")

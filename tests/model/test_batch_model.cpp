@@ -15,6 +15,7 @@
 #include <initializer_list>
 
 #include "../policy/replay.hpp"
+#include "../support/batch_policies.hpp"
 #include "../support/random_jobs.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
@@ -165,7 +166,7 @@ TEST_CASE("batch model: a walltime grace lets jobs run past their walltime by th
 
 TEST_CASE("batch model: every policy passes the rollback check; oversized jobs are rejected",
           "[unit][model][batch][rollback-check]") {
-  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "lwjf-fill", "wrsa-or", "wrsa-ar"}) {
+  for (const std::string& policy : testing::any_node_policies()) {
     CAPTURE(policy);
     const BatchResult reference = run_hand(policy);
     const BatchResult checked = run_hand(policy, SyncMode::rollback_check);
@@ -319,7 +320,7 @@ TEST_CASE("batch model: EASY and FCFS through the model start every job when the
 }
 
 namespace {
-BatchParams multifactor_params(const char* policy, std::uint32_t nodes) {
+BatchParams multifactor_params(const std::string& policy, std::uint32_t nodes) {
   BatchParams p;
   p.nodes = nodes;
   p.block_nodes = 4;
@@ -385,7 +386,7 @@ TEST_CASE("batch model: every policy passes the rollback check under a multifact
   workload::Workload w;
   w.jobs = testing::random_jobs(9, 300, 16, {.max_gap_s = 30, .overrun_fraction = 0.2, .users = 5});
   for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].queue = static_cast<std::int32_t>(i % 3);
-  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "lwjf-fill", "wrsa-or", "wrsa-ar"}) {
+  for (const std::string& policy : testing::any_node_policies()) {
     CAPTURE(policy);
     BatchParams p = multifactor_params(policy, 16);
     p.priority = {.order = "multifactor",

@@ -11,6 +11,7 @@
 //                   takes 3 cores of node 1; D finds 1 free core and starts at 100 on node 0.
 #include <catch2/catch.hpp>
 
+#include "../support/batch_policies.hpp"
 #include "../support/temp_file.hpp"
 #include "tracewarp/config/experiment.hpp"
 #include "tracewarp/experiment/settings.hpp"
@@ -105,7 +106,7 @@ TEST_CASE("batch resources: every mode passes the rollback check and gives the s
   const testing::TempFile log(kLog);
   for (const char* mode : {"processors", "exclusive-nodes", "shared-nodes"}) {
     CAPTURE(mode);
-    for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "wrsa-or", "wrsa-ar"}) {
+    for (const std::string& policy : testing::any_node_policies()) {
       CAPTURE(policy);
       const std::vector<std::pair<std::string, std::string>> sets{{"batch.resources", mode}, {"batch.policy", policy}};
       const Ran reference = run_log(log.path(), sets);
@@ -172,6 +173,12 @@ TEST_CASE("batch resources: the null model and the requested times beside the re
   REQUIRE(std::get<double>(s.at("wait_close_share")) == 0.5);  // this replay is the null model
   REQUIRE(std::get<double>(s.at("null_median_abs_difference_s")) == 2'550);
   REQUIRE(std::get<double>(s.at("requested_wait_rank_correlation")) == Approx(1.0));
+  // Judged from 150 s on (batch.compare_from_s), submitted at 0, 100, 200, 300: the last two.
+  for (std::size_t i = 0; i < 4; ++i) jobs[i].submit_s = 100.0 * static_cast<double>(i);
+  const Attributes later = logged_comparison(jobs, 150);
+  REQUIRE(later.at("logged_jobs") == AttrValue{std::int64_t{2}});
+  REQUIRE(std::get<double>(later.at("logged_mean_wait_s")) == 12'500);
+  REQUIRE(std::get<double>(later.at("null_close_share")) == 0);
 }
 
 TEST_CASE("batch resources: the close share counts 10 minutes or 10% of the logged wait", "[unit][model][batch]") {

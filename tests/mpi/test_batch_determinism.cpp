@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "../support/batch_policies.hpp"
 #include "../support/checkpointing.hpp"
 #include "../support/random_jobs.hpp"
 #include "../support/tuning.hpp"
@@ -37,7 +38,7 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
   const Communicator world = Communicator::world();
   const workload::Workload w = random_workload(600, 64);
   std::uint64_t tuning_steps = 0;
-  for (const char* policy : {"fcfs", "easy", "conservative", "lwjf", "lwjf-fill", "wrsa-or", "wrsa-ar"}) {
+  for (const std::string& policy : any_node_policies()) {
     BatchParams p;
     p.nodes = 64;
     p.block_nodes = 8;  // 8 blocks spread over the ranks

@@ -55,6 +55,19 @@ void check_policy_invariants(const std::vector<workload::Job>& jobs, std::uint32
       if (!rec.head_reservations.empty()) REQUIRE(rec.start <= rec.head_reservations.front());
     }
   }
+  {  // Slurm's backfill: with one reservation and no window, EASY start for start
+    batch::EasyBackfillPolicy easy;
+    batch::ReservingBackfillPolicy one(1, 0);
+    const ReplayResult a = replay(jobs, machine, easy, depth), b = replay(jobs, machine, one, depth);
+    check_common(b, machine, jobs.size());
+    REQUIRE(a.start_order == b.start_order);
+    for (const auto& [id, rec] : a.jobs) REQUIRE(b.jobs.at(id).start == rec.start);
+    for (const auto& [reserved, window] : {std::pair<std::size_t, double>{0, 0}, {3, 0}, {3, 600}, {0, 300}}) {
+      CAPTURE(reserved, window);
+      batch::ReservingBackfillPolicy k(reserved, from_seconds(window));
+      check_common(replay(jobs, machine, k, depth), machine, jobs.size());
+    }
+  }
   {
     batch::ConservativeBackfillPolicy conservative;
     const ReplayResult r = replay(jobs, machine, conservative, depth);

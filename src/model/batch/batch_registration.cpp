@@ -222,6 +222,10 @@ const ParamTable<BatchParams>& param_table() {
           .seconds("window_from_s", &P::window_from,
                    "summary window start, seconds (utilisation, jobs started); 0 = first submission", {.min = 0})
           .seconds("window_until_s", &P::window_until, "summary window end, seconds; 0 = last job end", {.min = 0})
+          .seconds("compare_from_s", &P::compare_from,
+                   "the comparison with the logged waits covers the jobs submitted from this time on, seconds since "
+                   "the trace's start (a configuration fitted on the jobs before it is judged on those after)",
+                   {.min = 0})
           .integer("queue_depth", &P::queue_depth, "queued jobs one pass considers (0 = all)")
           .seconds("tick_s", &P::tick,
                    "passes only at multiples of this, seconds (0 = after every instant with an arrival or end)",

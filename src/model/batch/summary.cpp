@@ -61,11 +61,11 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y) {
 // baselines score on the same jobs: the null model (every job starts at submission: its close
 // share is the share of logged waits within kCloseWaitS; a constant ranks nothing, so its rank
 // correlation is 0) and the rank correlation of the requested times alone with the logged waits.
-Attributes logged_comparison(const std::vector<JobRow>& jobs) {
+Attributes logged_comparison(const std::vector<JobRow>& jobs, double submitted_from_s) {
   std::vector<double> logged, simulated, difference, requested;
   std::int64_t close = 0, null_close = 0;
   for (const JobRow& j : jobs) {
-    if (!ran(j) || j.logged_wait_s < 0) continue;
+    if (!ran(j) || j.logged_wait_s < 0 || j.submit_s < submitted_from_s) continue;
     logged.push_back(j.logged_wait_s);
     simulated.push_back(j.wait_s);
     requested.push_back(j.requested_s);
@@ -164,7 +164,7 @@ Attributes batch_summary(const BatchResult& r, const BatchParams& params) {
   double cells = 0;
   for (const PassCostRow& p : r.pass_costs) cells += p.plan_cells;
   if (cells > 0) out["mean_plan_cells_per_pass"] = cells / static_cast<double>(r.pass_costs.size());
-  for (auto& [name, value] : logged_comparison(r.jobs)) out[name] = value;
+  for (auto& [name, value] : logged_comparison(r.jobs, to_seconds(params.compare_from))) out[name] = value;
   return out;
 }
 

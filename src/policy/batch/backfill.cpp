@@ -9,6 +9,7 @@ namespace tracewarp::batch {
 
 using detail::check_fits_machine;
 using detail::considered;
+using detail::end_of;
 using detail::for_each_queued;
 using detail::start_in_order;
 PassDecision FcfsPolicy::pass(const SchedulingInput& in) {
@@ -110,6 +111,29 @@ PassDecision ConservativeBackfillPolicy::pass(const SchedulingInput& in) {
       out.start_now.push_back(job.id);
     else
       reserved_[job.id] = start;
+  }
+  return out;
+}
+
+PassDecision ReservingBackfillPolicy::pass(const SchedulingInput& in) {
+  PassDecision out;
+  AvailabilityProfile profile(in.now, in.free_nodes, in.running);
+  const Time horizon = window_ == 0 ? kTimeInfinity : end_of(in.now, window_);
+  std::size_t reserved = 0;
+  for (const QueuedJob& job : considered(in)) {
+    check_fits_machine(job, in);
+    if (profile.fits(in.now, job.requested, job.nodes)) {
+      profile.reserve(in.now, job.requested, job.nodes);
+      out.start_now.push_back(job.id);
+      out.reservations.push_back({job.id, in.now});
+      continue;
+    }
+    if (reserved_ != 0 && reserved == reserved_) continue;  // backfilled if it fits now, else waits
+    const Time start = profile.earliest_start(job.nodes, job.requested);
+    if (start > horizon) continue;  // beyond the window: no reservation (Slurm's bf_window)
+    profile.reserve(start, job.requested, job.nodes);
+    out.reservations.push_back({job.id, start});
+    ++reserved;
   }
   return out;
 }

@@ -36,6 +36,13 @@ const ParamTable<PolicySettings>& policy_params() {
                   {.min = 1})
           .number("wrsa_beta", &P::wrsa_beta, "WRSA scores: WRSA <- beta x WRSA + (1 - beta) x WRA at each job end",
                   {.min = 0, .max = 1})
+          .integer("reserved_jobs", &P::reserved_jobs,
+                   "policy backfill: how many of the queue's first jobs (in priority order) that cannot start get a "
+                   "reservation at each pass: 1 = EASY, 0 = every job (Slurm's bf_max_job_test)")
+          .seconds("backfill_window_s", &P::backfill_window,
+                   "policy backfill: no reservation starts later than this after the pass, seconds (Slurm's bf_window, "
+                   "1 day by default; 0 = no window)",
+                   {.min = 0})
           .choice("wrsa_or_head", &P::wrsa_or_head, {"earliest-arrived", "highest-wrsa"},
                   "policy wrsa-or: which of the top queue_depth jobs by WRSA is the reserved head, the earliest "
                   "arrived (EASY's head within them) or the first in WRSA order (our reading: wrsa.hpp)");
@@ -50,6 +57,13 @@ const std::vector<BatchPolicyInfo>& batch_policies() {
        [](const PolicySettings&) -> AnyBatchPolicy { return EasyBackfillPolicy{}; }},
       {"conservative", "conservative backfill: every job reserved, schedule compressed each pass", false,
        [](const PolicySettings&) -> AnyBatchPolicy { return ConservativeBackfillPolicy{}; }},
+      {"backfill",
+       "Slurm's backfill: replanned each pass in priority order, reservations for the first reserved_jobs jobs "
+       "that cannot start (within backfill_window_s), the others started where they fit around them",
+       false,
+       [](const PolicySettings& s) -> AnyBatchPolicy {
+         return ReservingBackfillPolicy{s.reserved_jobs, s.backfill_window};
+       }},
       {"interval", "K computer interval scheduling: contiguous ranges planned on interval boundaries", true,
        [](const PolicySettings& s) -> AnyBatchPolicy {
          return IntervalPolicy{

@@ -94,6 +94,9 @@ struct BatchParams {
   // Summary window (utilisation, jobs started): [from, until); until 0 = the last job end.
   Time window_from = 0;
   Time window_until = 0;
+  // The logged comparison covers the jobs submitted from here on (a configuration fitted on the
+  // jobs before is judged on the ones after).
+  Time compare_from = 0;
 
   // Whether the scheduler counts processors (processors, shared-nodes) rather than nodes.
   bool counts_processors() const { return resources != Resources::exclusive_nodes; }
@@ -193,11 +196,15 @@ Attributes batch_summary(const BatchResult& result, const BatchParams& params);
 // A simulated wait is "close" to the logged one within 10 minutes or 10% of it, whichever is more.
 inline constexpr double kCloseWaitS = 600;
 inline constexpr double kCloseWaitShare = 0.1;
-// The simulated waits against the logged ones, over the jobs that ran and have a logged wait:
+// The simulated waits against the logged ones, over the jobs that ran, have a logged wait and
+// were submitted at or after `submitted_from_s` (batch.compare_from_s):
 // logged_jobs; logged_ and compared_ (simulated) mean and median wait of those jobs;
 // wait_median_abs_difference_s; wait_rank_correlation (Spearman); wait_close_share (the share
-// within kCloseWaitS or kCloseWaitShare). Empty when no job has a logged wait.
-Attributes logged_comparison(const std::vector<JobRow>& jobs);
+// within kCloseWaitS or kCloseWaitShare); beside them null_close_share and
+// null_median_abs_difference_s (what a null model, every wait 0, scores on the same jobs) and
+// requested_wait_rank_correlation (how the requested times alone rank the logged waits). Empty
+// when no job has a logged wait.
+Attributes logged_comparison(const std::vector<JobRow>& jobs, double submitted_from_s = 0);
 // Scheduling pass cost from the pass table: mean, p99 and max wall-clock microseconds.
 Attributes pass_cost_summary(const std::vector<PassCostRow>& passes);
 // Per-user aggregates (users with >= 10 jobs that ran), by user.

@@ -12,6 +12,13 @@
 //                       reservation is taken out and put back at the earliest fit while every other
 //                       reservation stays in the profile, so it can only move earlier — no job, of
 //                       higher or lower priority, can ever delay it. Jobs reserved at now start.
+//   ReservingBackfillPolicy  Slurm's backfill: each pass plans from scratch in queue (priority)
+//                       order; a job that fits now in the profile starts, the first K that do not
+//                       get a reservation at their earliest fit (none beyond the window), and the
+//                       others start only if they fit around those. K = 1 is EASY (the same
+//                       starts), K = 0 reserves for every job (conservative backfill replanned
+//                       each pass, as Slurm's bf_max_job_test covering the queue; the kept and
+//                       compressed reservations of ConservativeBackfillPolicy are another reading).
 #pragma once
 
 #include <map>
@@ -49,6 +56,22 @@ class ConservativeBackfillPolicy {
 
  private:
   std::map<JobId, Time> reserved_;  // planned start of every queued job that has a reservation
+};
+
+class ReservingBackfillPolicy {
+ public:
+  // reserved: how many jobs get a reservation per pass (0 = all); window: none starts later than
+  // now + window (0 = no window).
+  explicit ReservingBackfillPolicy(std::size_t reserved = 1, Time window = 0) : reserved_(reserved), window_(window) {}
+  bool reads_wrsa() const { return false; }
+  Time longest_plannable() const { return kTimeInfinity; }
+  PassDecision pass(const SchedulingInput& in);
+  bool operator==(const ReservingBackfillPolicy&) const = default;
+  TRACEWARP_PERSIST()  // configuration only: every pass plans from scratch
+
+ private:
+  std::size_t reserved_;
+  Time window_;
 };
 
 }  // namespace tracewarp::batch

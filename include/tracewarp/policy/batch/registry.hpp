@@ -15,17 +15,19 @@
 
 namespace tracewarp::batch {
 
-using AnyBatchPolicy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, IntervalPolicy,
-                                    LwjfPolicy, WrsaOneReservedPolicy, WrsaAllReservedPolicy>;
+using AnyBatchPolicy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, ReservingBackfillPolicy,
+                                    IntervalPolicy, LwjfPolicy, WrsaOneReservedPolicy, WrsaAllReservedPolicy>;
 
 // Every policy's parameters (keys batch.*), declared by the policies that read them.
 struct PolicySettings {
-  std::string interval_pattern = "A";             // interval
-  bool interval_from_scratch = false;             // interval
-  std::string free_runs = "auto";                 // interval: the free-run search kernel
-  double wrsa_alpha = WrsaSettings{}.alpha;       // wrsa-or, wrsa-ar
-  double wrsa_beta = WrsaSettings{}.beta;         // the scores every WRSA policy reads
-  std::string wrsa_or_head = "earliest-arrived";  // wrsa-or: which considered job is the head
+  std::string interval_pattern = "A";                         // interval
+  bool interval_from_scratch = false;                         // interval
+  std::string free_runs = "auto";                             // interval: the free-run search kernel
+  double wrsa_alpha = WrsaSettings{}.alpha;                   // wrsa-or, wrsa-ar
+  double wrsa_beta = WrsaSettings{}.beta;                     // the scores every WRSA policy reads
+  std::string wrsa_or_head = "earliest-arrived";              // wrsa-or: which considered job is the head
+  std::size_t reserved_jobs = 1;                              // backfill: reservations per pass (0 = all)
+  Time backfill_window = from_seconds(std::int64_t{86'400});  // backfill: no reservation beyond (0 = none)
   WrsaSettings wrsa() const {
     return {wrsa_alpha, wrsa_beta,
             wrsa_or_head == "highest-wrsa" ? WrsaSettings::Head::highest_wrsa : WrsaSettings::Head::earliest_arrived};
