@@ -457,6 +457,15 @@ TEST_CASE("batch model: a partition fills while another is idle", "[unit][model]
     CHECK(r.jobs[2].start_s == 10);
     CHECK(r.jobs[2].first_node == 4);  // b lies after a on the node line
     CHECK(r.jobs[2].group == 1);
+    CHECK(r.jobs[2].partition == 7);
+    // Where each job ran, range by range on the whole machine's line; the rejected job nowhere.
+    REQUIRE(r.allocations.size() == 3);
+    const auto range = [&](std::size_t i) {
+      return std::array<std::uint64_t, 3>{r.allocations[i].index, r.allocations[i].first, r.allocations[i].count};
+    };
+    CHECK(range(0) == std::array<std::uint64_t, 3>{0, 0, 4});
+    CHECK(range(1) == std::array<std::uint64_t, 3>{1, 0, 4});
+    CHECK(range(2) == std::array<std::uint64_t, 3>{2, 4, 4});
     CHECK(r.jobs[3].status == static_cast<std::int16_t>(JobStatus::rejected));
   }
   CHECK_THROWS_WITH(parse_partitions("a:4:1, b:4:1", "batch.partitions"),
@@ -465,4 +474,18 @@ TEST_CASE("batch model: a partition fills while another is idle", "[unit][model]
   CHECK_THROWS_WITH(parse_partitions("a:x:1", "batch.partitions"),
                     Catch::Contains("SIZE and partitions must be numbers"));
   CHECK_THROWS_WITH(parse_partitions("a:4:*,b:4:*", "batch.partitions"), Catch::Contains("* is given twice"));
+}
+
+TEST_CASE("batch model: a job scattered over free nodes has one allocation row per range", "[unit][model][batch]") {
+  // 8 nodes, any free nodes. Jobs of 2 nodes at 0 (100 s), 2 at 0 (50 s), 2 at 0 (100 s) take
+  // nodes 0-1, 2-3, 4-5; at 50 the second ends, and a 4-node job arriving at 60 takes the lowest
+  // free nodes: 2-3 and 6-7, two ranges.
+  workload::Workload w = jobs_from({{0, 100, 100, 2}, {0, 50, 50, 2}, {0, 100, 100, 2}, {60, 10, 10, 4}}, 1);
+  BatchParams p;
+  p.nodes = 8;
+  p.block_nodes = 4;
+  const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
+  std::vector<std::array<std::uint64_t, 3>> ranges;
+  for (const AllocationRow& a : r.allocations) ranges.push_back({a.index, a.first, a.count});
+  CHECK(ranges == std::vector<std::array<std::uint64_t, 3>>{{0, 0, 2}, {1, 2, 2}, {2, 4, 2}, {3, 2, 2}, {3, 6, 2}});
 }

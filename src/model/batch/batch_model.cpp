@@ -139,6 +139,10 @@ BatchResult run_batch(const Communicator& comm, const workload::Workload& worklo
   result.stats = sim.run();
   result.jobs = model::gather_sorted(comm, std::move(out.jobs),
                                      [](const JobRow& a, const JobRow& b) { return a.index < b.index; });
+  result.allocations =
+      model::gather_sorted(comm, std::move(out.allocations), [](const AllocationRow& a, const AllocationRow& b) {
+        return a.index < b.index || (a.index == b.index && a.first < b.first);
+      });
   result.series = gather_rows(comm, std::move(out.series));
   result.pass_costs = gather_rows(comm, std::move(out.pass_costs));
   if (groups > 1) add_machine_totals(result.series);

@@ -197,9 +197,11 @@ model::RunOutput output(const BatchResult& r, const Prepared& prepared) {
   out.run_attributes["machine.cores_per_node"] = static_cast<std::int64_t>(p.cores_per_node);
   out.run_attributes["machine.resources"] = to_string(p.resources);
   out.run_attributes["machine.unit"] = std::string(p.counts_processors() ? "processor" : "node");
+  out.run_attributes["machine.units"] = static_cast<std::int64_t>(p.machine_units());  // capacity in that unit
   out.run_attributes["machine.groups"] = static_cast<std::int64_t>(std::max<std::size_t>(1, p.groups.size()));
   out.measured = pass_cost_summary(r.pass_costs);
   out.tables.push_back(model::table_of(job_table_schema(), r.jobs));
+  out.tables.push_back(model::table_of(allocation_table_schema(), r.allocations));
   out.tables.push_back(model::table_of(series_table_schema(), r.series));
   out.tables.push_back(model::table_of(pass_table_schema(), r.pass_costs));
   out.tables.push_back(model::table_of(user_table_schema(), user_aggregates(r.jobs)));
@@ -251,7 +253,8 @@ const model::ModelInfo& batch_model() {
   static const model::ModelInfo info = [] {
     model::ModelInfo m = model::make_model<Prepared, BatchResult>(
         "batch", "rigid jobs on a space-shared machine (docs/studies.md#batch); workload from workload.*, keys batch.*",
-        {&job_table_schema(), &series_table_schema(), &pass_table_schema(), &user_table_schema()},
+        {&job_table_schema(), &allocation_table_schema(), &series_table_schema(), &pass_table_schema(),
+         &user_table_schema()},
         model::keys_of(param_table(), kmix_params(), kmix_group_params()),
         {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}}, {prepare, run, output});
     m.declares_lookahead = false;  // its LPs send each other events without delay

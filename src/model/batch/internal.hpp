@@ -25,7 +25,7 @@ enum Kind : EventKind {
   kStart = 6,
   kSample = 8,
 };
-enum Record : RecordTag { kJobRecord = 1, kSeriesRecord = 2, kPassRecord = 3 };
+enum Record : RecordTag { kJobRecord = 1, kSeriesRecord = 2, kPassRecord = 3, kAllocationRecord = 4 };
 
 struct StartMsg {
   std::uint64_t index;
@@ -72,12 +72,13 @@ struct BlockBusy {
 // Committed output of one rank, written from commit handlers only (outside LP state).
 struct Collector {
   std::vector<JobRow> jobs;
+  std::vector<AllocationRow> allocations;
   std::vector<SeriesRow> series;
   std::vector<PassCostRow> pass_costs;
   std::uint64_t passes = 0;
   std::uint64_t broken_reservations = 0;
   std::vector<BlockBusy> busy;  // per node block, combined in block order for every rank count
-  TRACEWARP_PERSIST(jobs, series, pass_costs, passes, broken_reservations, busy)
+  TRACEWARP_PERSIST(jobs, allocations, series, pass_costs, passes, broken_reservations, busy)
 };
 
 inline AnyBatchPolicy make_policy(const BatchParams& params) {

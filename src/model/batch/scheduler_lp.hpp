@@ -56,6 +56,7 @@ class SchedulerLp {
   void on_commit(const Event& ev, CommitContext& ctx) const {
     ctx.for_each_record([&](const CommitContext::Record& r) {
       if (r.tag == kJobRecord) out_->jobs.push_back(r.as<JobRow>());
+      if (r.tag == kAllocationRecord) out_->allocations.push_back(r.as<AllocationRow>());
       if (r.tag == kSeriesRecord) out_->series.push_back(r.as<SeriesRow>());
       if (r.tag == kPassRecord) {
         const PassRow p = r.as<PassRow>();
@@ -121,6 +122,8 @@ class SchedulerLp {
     wrsa_.on_completion(j.user, ctx.now() - it->second.start, j.requested, status == JobStatus::killed);
     scores_changed_ = true;
     ctx.emit(kJobRecord, make_row(index, it->second.t0, it->second.start, ctx.now(), status, it->second.ranges));
+    for (const NodeRange& r : it->second.ranges)
+      ctx.emit(kAllocationRecord, AllocationRow{index, part().first_node + r.first, r.count});
     wrsa_at_submit_.erase(index);
     const RunningJob key{index, 0, 0, it->second.start + queue_requested(index), 0};
     const auto at = std::lower_bound(by_requested_end_.begin(), by_requested_end_.end(), key, ByRequestedEnd{});
@@ -351,6 +354,9 @@ class SchedulerLp {
     row.group = static_cast<std::int16_t>(group_);
     std::tie(row.first_node, row.nodes) = nodes_of(j, ranges);
     row.procs = j.procs;
+    row.account = j.group;
+    row.queue = j.queue;
+    row.partition = j.partition;
     row.logged_wait_s = j.trace_wait >= 0 ? to_seconds(j.trace_wait) : -1;
     row.logged_start_s = j.trace_wait >= 0 ? to_seconds(j.submit + j.trace_wait) : -1;
     row.submit_s = to_seconds(j.submit);

@@ -22,6 +22,9 @@ const TableSchema& job_table_schema() {
        TRACEWARP_COLUMN(JobRow, first_node, "",
                         "first node of the allocation (its first processor with batch.resources = processors)"),
        TRACEWARP_COLUMN(JobRow, procs, "processors", "processors it asked for"),
+       TRACEWARP_COLUMN(JobRow, account, "", "the trace's group of users (SWF field 13); -1 unknown"),
+       TRACEWARP_COLUMN(JobRow, queue, "", "the trace's queue (SWF field 15); -1 unknown"),
+       TRACEWARP_COLUMN(JobRow, partition, "", "the trace's partition (SWF field 16); -1 unknown"),
        TRACEWARP_COLUMN(JobRow, submit_s, "s", "submission"),
        TRACEWARP_COLUMN(JobRow, t0_s, "s", "first reservation (planned start, T0); -1 if never planned"),
        TRACEWARP_COLUMN(JobRow, start_s, "s", "start (T1); -1 if rejected"),
@@ -36,6 +39,19 @@ const TableSchema& job_table_schema() {
                         "the wait the trace logged (SWF field 3, ALCF wait_time); -1 unknown"),
        TRACEWARP_COLUMN(JobRow, logged_start_s, "s", "submit + logged wait; -1 unknown")},
       "batch: one row per job, sorted by index"};
+  return schema;
+}
+
+const TableSchema& allocation_table_schema() {
+  static const TableSchema schema{
+      "allocations",
+      sizeof(AllocationRow),
+      {TRACEWARP_COLUMN(AllocationRow, index, "", "the job's index (its row in the jobs table)"),
+       TRACEWARP_COLUMN(AllocationRow, first, "units",
+                        "first node of the range (first processor when the scheduler counts processors: the run "
+                        "attribute machine.unit), on the whole machine's line"),
+       TRACEWARP_COLUMN(AllocationRow, count, "units", "nodes (or processors) in the range")},
+      "batch: where each job that ran ran, one row per contiguous range of its allocation, by index then first"};
   return schema;
 }
 

@@ -120,12 +120,14 @@ struct JobRow {
   std::uint64_t id;     // the trace's job number
   std::uint64_t index;  // position in the workload (unique)
   std::int32_t user;
-  std::int16_t status;        // JobStatus
-  std::int16_t group;         // resource group (index in BatchParams::groups)
-  std::uint32_t nodes;        // nodes it ran on (shared-nodes: shared with others; processors: 0)
-  std::uint32_t first_node;   // first node of the allocation (processors: its first processor)
-  std::uint32_t procs;        // processors it asked for
-  std::uint32_t padding = 0;  // explicit: rows are compared bytewise (rollback check)
+  std::int16_t status;       // JobStatus
+  std::int16_t group;        // resource group (index in BatchParams::groups)
+  std::uint32_t nodes;       // nodes it ran on (shared-nodes: shared with others; processors: 0)
+  std::uint32_t first_node;  // first node of the allocation (processors: its first processor)
+  std::uint32_t procs;       // processors it asked for
+  std::int32_t account;      // the trace's group of users (SWF field 13; -1 unknown)
+  std::int32_t queue;        // the trace's queue (SWF field 15; -1 unknown)
+  std::int32_t partition;    // the trace's partition (SWF field 16; -1 unknown)
   double submit_s;
   double t0_s;  // first reservation (planned start); -1 if never planned
   double start_s;
@@ -138,6 +140,14 @@ struct JobRow {
   double wrsa_at_submit;    // the user's WRSA score at submission (policy/batch/wrsa.hpp)
   double logged_wait_s;     // the wait the trace recorded; -1 unknown
   double logged_start_s;    // submit + logged wait; -1 unknown
+};
+
+// One contiguous range of a job's allocation: where it ran, in the scheduler's unit (nodes, or
+// processors: the run attribute machine.unit), counted on the whole machine's line.
+struct AllocationRow {
+  std::uint64_t index;  // the job's workload index (its row in the jobs table)
+  std::uint32_t first;
+  std::uint32_t count;
 };
 
 struct SeriesRow {
@@ -171,18 +181,20 @@ struct UserRow {
 };
 
 const TableSchema& job_table_schema();
+const TableSchema& allocation_table_schema();
 const TableSchema& series_table_schema();
 const TableSchema& pass_table_schema();
 const TableSchema& user_table_schema();
 
 struct BatchResult {
   RunStats stats;
-  std::vector<JobRow> jobs;               // on rank 0: every job, by index
-  std::vector<SeriesRow> series;          // on rank 0: by time, then group
-  std::vector<PassCostRow> pass_costs;    // on rank 0: by time, then group
-  double busy_node_seconds = 0;           // from the node blocks' accounting (all ranks)
-  std::uint64_t passes = 0;               // scheduling passes committed
-  std::uint64_t broken_reservations = 0;  // over the committed passes (see PassDecision)
+  std::vector<JobRow> jobs;                // on rank 0: every job, by index
+  std::vector<AllocationRow> allocations;  // on rank 0: by index, then first
+  std::vector<SeriesRow> series;           // on rank 0: by time, then group
+  std::vector<PassCostRow> pass_costs;     // on rank 0: by time, then group
+  double busy_node_seconds = 0;            // from the node blocks' accounting (all ranks)
+  std::uint64_t passes = 0;                // scheduling passes committed
+  std::uint64_t broken_reservations = 0;   // over the committed passes (see PassDecision)
 };
 
 // Runs the workload (sorted by submit time) on comm.
