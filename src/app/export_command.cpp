@@ -1,5 +1,6 @@
-// tracewarp export RESULTS.h5 --csv DIR | --swf DIR: a results file for tools that do not read
-// HDF5 — every table of every run as CSV, or the batch runs' simulated schedules as SWF.
+// tracewarp export RESULTS.h5 --csv DIR | --swf DIR | --batsim DIR: a results file for tools that
+// do not read HDF5 — every table of every run as CSV, or the batch runs' simulated schedules as
+// SWF or as Batsim's jobs file (which evalys and Batsim's other tools read).
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <span>
 
 #include "commands.hpp"
 #include "tracewarp/core/error.hpp"
@@ -25,6 +27,7 @@ struct ExportOptions {
   std::string results;
   std::string csv_dir;
   std::string swf_dir;
+  std::string batsim_dir;
 };
 
 std::string attribute(const Attributes& a, const std::string& key) {
@@ -160,16 +163,23 @@ void export_csv(const results::Reader& file, const std::string& source, const fs
   std::printf("wrote %zu run(s) as CSV into %s\n", runs.size(), dir.c_str());
 }
 
+// A table's rows as the struct they were written from.
+template <class Row>
+std::vector<Row> read_rows(const results::Reader& file, const std::string& run, const TableSchema& schema) {
+  const std::vector<std::byte> bytes = file.read_table(run, schema);
+  std::vector<Row> rows(bytes.size() / sizeof(Row));
+  std::memcpy(rows.data(), bytes.data(), rows.size() * sizeof(Row));
+  return rows;
+}
+
 // A batch run's simulated schedule as a workload whose logged waits and run times are the
 // simulated ones, for traces::write_swf: SWF tools then read the schedule as if it were a log.
-// Times are whole seconds there; the resource group is the queue (field 15); a job killed at its
+// Times are whole seconds there; the trace's group, queue and partition are kept (without a queue,
+// the resource group is the queue, field 15); a job killed at its
 // walltime has status 0 (failed), a rejected one status 5 (cancelled) and no run time.
 workload::Workload simulated_schedule(const results::Reader& file, const std::string& run, const Attributes& a,
                                       const std::string& source, std::uint32_t cores_per_node) {
-  const TableSchema& schema = batch::job_table_schema();
-  const std::vector<std::byte> bytes = file.read_table(run, schema);
-  std::vector<batch::JobRow> rows(bytes.size() / sizeof(batch::JobRow));
-  std::memcpy(rows.data(), bytes.data(), rows.size() * sizeof(batch::JobRow));
+  const std::vector<batch::JobRow> rows = read_rows<batch::JobRow>(file, run, batch::job_table_schema());
   workload::Workload w;
   w.source = source + " run " + run;
   w.header["Computer"] = "tracewarp simulated schedule";
@@ -188,7 +198,10 @@ workload::Workload simulated_schedule(const results::Reader& file, const std::st
     j.procs = r.procs > 0 ? r.procs : r.nodes * cores_per_node;
     j.nodes = (j.procs + cores_per_node - 1) / cores_per_node;
     j.user = r.user;
-    j.queue = r.group + 1;
+    j.group = r.account;
+    // The trace's queue and partition where it had them; else the resource group as the queue.
+    j.queue = r.queue >= 0 ? r.queue : r.group + 1;
+    j.partition = r.partition;
     j.status = r.status == static_cast<std::int16_t>(batch::JobStatus::completed) ? 1 : ran ? 0 : 5;
     w.jobs.push_back(j);
   }
@@ -211,8 +224,87 @@ void export_swf(const results::Reader& file, const std::string& source, const fs
   std::printf("wrote %zu simulated schedule(s) as SWF into %s\n", written, dir.c_str());
 }
 
+// Resource ids in Batsim's interval syntax: ranges "a-b" (inclusive) and single ids, separated by
+// spaces, ascending.
+std::string batsim_intervals(std::span<const batch::AllocationRow> ranges) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> merged;  // [first, last]
+  for (const batch::AllocationRow& r : ranges) {
+    if (r.count == 0) continue;
+    const std::uint64_t last = std::uint64_t{r.first} + r.count - 1;
+    if (!merged.empty() && merged.back().second + 1 == r.first)
+      merged.back().second = last;
+    else
+      merged.emplace_back(r.first, last);
+  }
+  std::string out;
+  for (const auto& [first, last] : merged)
+    out += (out.empty() ? "" : " ") + std::to_string(first) + (last > first ? "-" + std::to_string(last) : "");
+  return out;
+}
+
+std::string seconds_text(double s) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", s);
+  return text;
+}
+
+// A batch run's schedule as Batsim's jobs file (out_jobs.csv, docs/results.md): one row per job;
+// resources are the machine's units (nodes, or processors: the run attribute machine.unit),
+// numbered from 0 along the machine's line. A rejected job has final_state REJECTED and -1 for
+// every time; a job killed at its walltime COMPLETED_WALLTIME_REACHED and success 0.
+void write_batsim_jobs(const results::Reader& file, const std::string& run, const std::string& source,
+                       const fs::path& path) {
+  const std::vector<std::string> tables = file.tables(run);
+  if (std::find(tables.begin(), tables.end(), batch::allocation_table_schema().name) == tables.end())
+    throw UsageError(source + ": run " + run +
+                     " has no allocations table (written by an older tracewarp): run it again to export it for Batsim");
+  const std::vector<batch::JobRow> jobs = read_rows<batch::JobRow>(file, run, batch::job_table_schema());
+  const std::vector<batch::AllocationRow> ranges =
+      read_rows<batch::AllocationRow>(file, run, batch::allocation_table_schema());
+  std::ofstream out = create(path);
+  out << "job_id,workload_name,profile,submission_time,requested_number_of_resources,requested_time,success,"
+         "final_state,starting_time,execution_time,finish_time,waiting_time,turnaround_time,stretch,"
+         "allocated_resources,consumed_energy,metadata\n";
+  std::size_t at = 0;  // both tables are by job index
+  for (const batch::JobRow& j : jobs) {
+    const std::size_t from = at;
+    while (at < ranges.size() && ranges[at].index == j.index) ++at;
+    std::uint64_t units = 0;
+    for (std::size_t i = from; i < at; ++i) units += ranges[i].count;
+    const bool ran = j.status != static_cast<std::int16_t>(batch::JobStatus::rejected);
+    const bool completed = j.status == static_cast<std::int16_t>(batch::JobStatus::completed);
+    const double turnaround = ran ? j.end_s - j.submit_s : -1;
+    // What the job asked for: its allocation's size (the job's size in the scheduler's unit).
+    const std::uint64_t asked = ran ? units : (j.nodes > 0 ? j.nodes : j.procs);
+    out << j.id << ',' << csv_field(run) << ",delay," << seconds_text(j.submit_s) << ',' << asked << ','
+        << seconds_text(j.requested_s) << ',' << (completed ? 1 : 0) << ','
+        << (completed ? "COMPLETED_SUCCESSFULLY"
+            : ran     ? "COMPLETED_WALLTIME_REACHED"
+                      : "REJECTED")
+        << ',' << seconds_text(ran ? j.start_s : -1) << ',' << seconds_text(ran ? j.run_s : -1) << ','
+        << seconds_text(ran ? j.end_s : -1) << ',' << seconds_text(ran ? j.wait_s : -1) << ','
+        << seconds_text(turnaround) << ',' << seconds_text(ran && j.run_s > 0 ? turnaround / j.run_s : -1) << ','
+        << batsim_intervals(std::span(ranges).subspan(from, at - from)) << ",-1,\n";
+  }
+  if (at != ranges.size()) throw InputError(source + ": run " + run + ": allocations of jobs not in its jobs table");
+}
+
+void export_batsim(const results::Reader& file, const std::string& source, const fs::path& dir) {
+  for (const std::string& run : file.runs()) as_file_name(run, source);  // every name, before any file
+  fs::create_directories(dir);
+  std::size_t written = 0;
+  for (const std::string& run : file.runs()) {
+    if (attribute(file.run_attributes(run), "experiment.model") != "batch") continue;
+    write_batsim_jobs(file, run, source, dir / (run + "_jobs.csv"));
+    ++written;
+  }
+  if (written == 0) throw UsageError(source + ": no batch runs: --batsim writes the schedules of batch runs only");
+  std::printf("wrote %zu schedule(s) as Batsim jobs files into %s\n", written, dir.c_str());
+}
+
 void export_results(const ExportOptions& o) {
-  if (o.csv_dir.empty() && o.swf_dir.empty()) throw UsageError("export: give --csv DIR, --swf DIR or both");
+  if (o.csv_dir.empty() && o.swf_dir.empty() && o.batsim_dir.empty())
+    throw UsageError("export: give --csv DIR, --swf DIR or --batsim DIR (or several)");
   const results::Reader file(o.results);
   if (!file.complete())
     throw UsageError(o.results +
@@ -220,6 +312,7 @@ void export_results(const ExportOptions& o) {
   try {
     if (!o.csv_dir.empty()) export_csv(file, o.results, o.csv_dir);
     if (!o.swf_dir.empty()) export_swf(file, o.results, o.swf_dir);
+    if (!o.batsim_dir.empty()) export_batsim(file, o.results, o.batsim_dir);
   } catch (const fs::filesystem_error& e) {  // a folder that cannot be made, a full disk
     throw IoError("export: " + std::string(e.what()));
   }
@@ -229,8 +322,8 @@ void export_results(const ExportOptions& o) {
 
 void add_export_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<ExportOptions>();
-  CLI::App* cmd =
-      app.add_subcommand("export", "a results file as CSV (every table of every run), or batch schedules as SWF");
+  CLI::App* cmd = app.add_subcommand(
+      "export", "a results file as CSV (every table of every run), or batch schedules as SWF or Batsim");
   cmd->add_option("results", o->results, "results file (HDF5) written by tracewarp run")->required();
   cmd->add_option("--csv", o->csv_dir,
                   "folder to write: runs.csv (one row per run), and per run a folder with each table as CSV, "
@@ -238,6 +331,9 @@ void add_export_command(CLI::App& app, Action& action) {
   cmd->add_option("--swf", o->swf_dir,
                   "folder to write each batch run's simulated schedule into, as <run>.swf (waits and run times "
                   "filled in, whole seconds)");
+  cmd->add_option("--batsim", o->batsim_dir,
+                  "folder to write each batch run's schedule into as Batsim's jobs file, <run>_jobs.csv (the columns "
+                  "evalys reads; allocated_resources in Batsim's interval syntax)");
   cmd->callback([o, &action] {
     action = [o] {
       if (Communicator::world().rank() == 0) export_results(*o);

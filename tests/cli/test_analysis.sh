@@ -82,6 +82,45 @@ assert list(a["id"]) == list(b["id"]), (list(a["id"]), list(b["id"]))
 assert list(a["wait_s"]) == list(b["logged_wait_s"]), (list(a["wait_s"]), list(b["logged_wait_s"]))
 assert list(a["run_s"]) == list(b["run_s"])
 PY
+# --- Batsim's jobs file (issue 53, item 4): read back as Batsim's tools read it; a Gantt chart ---
+expect "export --batsim" 0 "wrote 1 schedule\\(s\\) as Batsim jobs files" -- "$tw" export "$work/a.h5" --batsim "$work/batsim"
+if "$python" - "$work/batsim/run-0000_jobs.csv" "$work/a.h5" <<'PY'; then pass "export --batsim: Batsim's columns, intervals that hold each job's resources once"; else fail "export --batsim"; fi
+import csv, sys
+import h5py
+columns = ["job_id", "workload_name", "profile", "submission_time", "requested_number_of_resources", "requested_time",
+           "success", "final_state", "starting_time", "execution_time", "finish_time", "waiting_time",
+           "turnaround_time", "stretch", "allocated_resources", "consumed_energy", "metadata"]
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0].keys()) == columns, list(rows[0].keys())
+with h5py.File(sys.argv[2], "r") as f:
+    run = f["runs"]["run-0000"]
+    units, jobs = int(run.attrs["machine.units"]), run["jobs"][()]
+assert len(rows) == len(jobs)
+def resources(text):  # Batsim's interval syntax: "a-b c", as intervalset's from_string_hyphen reads it
+    out = []
+    for part in text.split(" ") if text else []:
+        a, _, b = part.partition("-")
+        out += range(int(a), int(b or a) + 1)
+    return out
+held = []
+for row, job in zip(rows, jobs):
+    assert int(row["job_id"]) == job["id"]
+    ids = resources(row["allocated_resources"])
+    assert len(ids) == len(set(ids)) == int(row["requested_number_of_resources"]), row
+    assert all(0 <= i < units for i in ids), row
+    assert float(row["waiting_time"]) == job["wait_s"] and float(row["starting_time"]) == job["start_s"]
+    assert row["final_state"] in ("COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED"), row
+    held += [(i, float(row["starting_time"]), float(row["finish_time"])) for i in ids]
+held.sort()
+for (i, s, e), (k, s2, e2) in zip(held, held[1:]):  # no resource holds two jobs at once
+    assert i != k or s2 >= e, (i, s, e, s2)
+PY
+expect "gantt.py draws a run's allocations and utilisation" 0 "wrote .*gantt.png: 5 ranges" \
+  -- "$python" "$src/experiments/common/gantt.py" "$work/a.h5" -o "$work/gantt.png"
+if [ "$(head -c 8 "$work/gantt.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; then
+  pass "gantt.py: a PNG image"
+else fail "gantt.py: not a PNG"; fi
+
 printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 16\nend = 5.0\n' >"$work/phold.toml"
 "$tw" run "$work/phold.toml" -o "$work/phold.h5" -q || fail "a small PHOLD run"
 expect "export --swf refuses a file without batch runs" 2 "no batch runs" \
