@@ -44,6 +44,8 @@ def rows_of(path):
         cut = "cut" if run.get("batch.kill_at_walltime", 0) else "as logged"
         priority = run.get("batch.priority", "arrival")
         policy = run["batch.policy"] + ("" if priority == "arrival" else f" ({priority})")
+        if str(run.get("experiment.name", "")).startswith("as-ran-"):  # experiments/replay/as-ran/
+            policy = "as ran: " + policy
         yield {"log": name, "policy": policy, "resources": mode, "past walltime": cut,
                **{key: run.get("summary." + key, float("nan")) for _, key, _ in COLUMNS}}
 
