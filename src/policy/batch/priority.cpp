@@ -98,34 +98,48 @@ void PriorityLayer::mark_computed(Time now) {
   for (const auto& [account, used] : usage_) fairshare_.emplace_back(account, std::exp2(-used / total_usage_ / share_));
 }
 
+double PriorityLayer::fairshare_factor(const QueuedJob& job) const {
+  const std::int32_t account = account_of(job.user, job.group);
+  const auto it = std::lower_bound(fairshare_.begin(), fairshare_.end(), account,
+                                   [](const std::pair<std::int32_t, double>& e, std::int32_t a) { return e.first < a; });
+  return it != fairshare_.end() && it->first == account ? it->second : 1.0;
+}
+
+double PriorityLayer::queue_factor(const QueuedJob& job) const {
+  if (top_queue_priority_ <= 0) return 0;
+  const auto it = settings_.queue_priority.find(job.queue);
+  return it == settings_.queue_priority.end() ? 0.0 : it->second / top_queue_priority_;
+}
+
+double PriorityLayer::job_size_factor(const QueuedJob& job) const {
+  const double size = std::min(static_cast<double>(job.nodes) / machine_units_, 1.0);
+  return settings_.favor_small ? 1.0 - size : size;
+}
+
 PriorityFactors PriorityLayer::factors(const QueuedJob& job, Time now) const {
   PriorityFactors f;
   const double wait = to_seconds(std::max<Time>(now - job.submit, 0));
   f.age = std::min(wait / to_seconds(settings_.max_age), 1.0);
-  if (settings_.weight_fairshare > 0) {
-    const std::int32_t account = account_of(job.user, job.group);
-    const auto it =
-        std::lower_bound(fairshare_.begin(), fairshare_.end(), account,
-                         [](const std::pair<std::int32_t, double>& e, std::int32_t a) { return e.first < a; });
-    f.fairshare = it != fairshare_.end() && it->first == account ? it->second : 1.0;
-  }
-  const double size = std::min(static_cast<double>(job.nodes) / machine_units_, 1.0);
-  f.job_size = settings_.favor_small ? 1.0 - size : size;
-  if (top_queue_priority_ > 0) {
-    const auto it = settings_.queue_priority.find(job.queue);
-    f.queue = it == settings_.queue_priority.end() ? 0.0 : it->second / top_queue_priority_;
-  }
-  const double request = std::max(to_seconds(job.requested), 1.0);
-  f.expansion = wait / (wait + request);  // 1 - request / (wait + request)
+  if (settings_.weight_fairshare > 0) f.fairshare = fairshare_factor(job);
+  f.job_size = job_size_factor(job);
+  f.queue = queue_factor(job);
+  f.expansion = wait / (wait + std::max(to_seconds(job.requested), 1.0));  // 1 - request / (wait + request)
   return f;
 }
 
+// The weighted sum of factors()'s factors, each computed only where its weight counts: a pass
+// over a long queue computes this for every job.
 double PriorityLayer::priority(const QueuedJob& job, Time now) const {
   if (by_arrival()) return 0;
-  const PriorityFactors f = factors(job, now);
   const PrioritySettings& s = settings_;
-  return s.weight_age * f.age + s.weight_fairshare * f.fairshare + s.weight_job_size * f.job_size +
-         s.weight_queue * f.queue + s.weight_expansion * f.expansion;
+  const double wait = to_seconds(std::max<Time>(now - job.submit, 0));
+  double sum = 0;
+  if (s.weight_age > 0) sum += s.weight_age * std::min(wait / to_seconds(s.max_age), 1.0);
+  if (s.weight_fairshare > 0) sum += s.weight_fairshare * fairshare_factor(job);
+  if (s.weight_job_size > 0) sum += s.weight_job_size * job_size_factor(job);
+  if (s.weight_queue > 0) sum += s.weight_queue * queue_factor(job);
+  if (s.weight_expansion > 0) sum += s.weight_expansion * (wait / (wait + std::max(to_seconds(job.requested), 1.0)));
+  return sum;
 }
 
 void PriorityLayer::decay_to(Time now) {

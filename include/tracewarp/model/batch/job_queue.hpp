@@ -7,6 +7,9 @@
 // order an arrival is inserted at its place and a pass's removals cost one walk over the queue.
 #pragma once
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include <algorithm>
 #include <span>
 #include <utility>
@@ -38,15 +41,20 @@ class JobQueue {
   }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
-  // Priority order: gives every queued job priority(job) and restores the order.
+  // Priority order: gives every queued job priority(job) and restores the order. priority() is
+  // called for each job independently, so a long queue is shared among the engine's threads
+  // (engine.threads): the same priorities for any thread count.
   template <class F>
   void reprioritise(F&& priority) {
     compact();
     drop_started_priorities();
-    for (QueuedJob& job : storage_) {
-      job.priority = priority(std::as_const(job));
-      *priority_by_id(job.id) = job.priority;  // every queued job has one
-    }
+    constexpr std::size_t kGrain = 2048;  // below this, threads cost more than they save
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, storage_.size(), kGrain),
+                      [&](const tbb::blocked_range<std::size_t>& r) {
+                        for (std::size_t i = r.begin(); i != r.end(); ++i)
+                          storage_[i].priority = priority(std::as_const(storage_[i]));
+                      });
+    for (const QueuedJob& job : storage_) *priority_by_id(job.id) = job.priority;  // every queued job has one
     if (!std::is_sorted(storage_.begin(), storage_.end(), Before{}))
       std::sort(storage_.begin(), storage_.end(), Before{});
   }

@@ -96,6 +96,10 @@ class PriorityLayer {
   TRACEWARP_PERSIST(usage_, total_usage_, decayed_at_, next_calc_, fairshare_)
 
  private:
+  double fairshare_factor(const QueuedJob& job) const;
+  double queue_factor(const QueuedJob& job) const;
+  double job_size_factor(const QueuedJob& job) const;
+
   PrioritySettings settings_;
   double machine_units_ = 1;
   double share_ = 1;  // each account's normalised share S
