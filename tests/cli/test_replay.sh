@@ -63,11 +63,26 @@ TOML
       pass "every mode: identical model data, 1 rank sequential vs $n ranks optimistic"
     else fail "every mode: 1 rank vs $n ranks"; fi
   done
-  expect "experiments/replay/table.py: one row per run, the closest in bold" 0 \
-    "\| ricc \| \*\*(easy|conservative)\*\* \|" -- "$python" "$src/experiments/replay/table.py" "$work/r1.h5"
+  expect "experiments/replay/table.py: one row per run, the null model beside each" 0 \
+    "\| ricc \| easy \|.*\| [0-9.]+% \| [0-9.]+% \| -?[0-9.]+ \|$" -- "$python" "$src/experiments/replay/table.py" "$work/r1.h5"
   expect "report: the comparison with the logged schedule" 0 \
     "batch.resources=\"shared-nodes\".*wait_close_share=.*wait_rank_correlation=" -- "$tw" report "$work/r1.h5"
 fi
+
+# The closest policy is in bold only where it beats the null model: on one processor, job 2
+# waited 1,000 s for job 1 and FCFS says so (every job within 10 minutes, rank correlation 1),
+# where the null model (no waits) has half the jobs.
+cat >"$work/waited.swf" <<'SWF'
+; MaxNodes: 1
+; MaxProcs: 1
+1 0 0 1000 1 -1 -1 1 1000 -1 1 1 1 -1 1 -1 -1 -1
+2 0 1000 100 1 -1 -1 1 100 -1 1 2 1 -1 1 -1 -1 -1
+SWF
+printf '[experiment]\nname = "replay-waited"\nmodel = "batch"\n[workload]\ntrace = "%s"\n[batch]\npolicy = "fcfs"\n' \
+  "$work/waited.swf" >"$work/waited.toml"
+"$tw" run "$work/waited.toml" -o "$work/waited.h5" -q || fail "run of the waited log"
+expect "table.py: a policy that beats the null model is in bold" 0 \
+  "\| waited \| \*\*fcfs\*\* \|.*\*\*100.0%\*\* \| 50.0% \|" -- "$python" "$src/experiments/replay/table.py" "$work/waited.h5"
 
 # The logged waits read back from the file, next to the simulated ones.
 printf '[experiment]\nmodel = "batch"\n[workload]\ntrace = "%s"\n' "$work/small.swf" >"$work/small.toml"

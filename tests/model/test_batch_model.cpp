@@ -11,8 +11,11 @@
 // job 4 at 200 (T0 = 200); job 4 runs 200-210 on node 0.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <map>
+#include <tuple>
 
 #include "../policy/replay.hpp"
 #include "../support/batch_policies.hpp"
@@ -384,7 +387,7 @@ TEST_CASE("batch model: fair share starts the light user's job before the heavy 
 TEST_CASE("batch model: every policy passes the rollback check under a multifactor priority",
           "[unit][model][batch][priority][rollback-check]") {
   workload::Workload w;
-  w.jobs = testing::random_jobs(9, 300, 16, {.max_gap_s = 30, .overrun_fraction = 0.2, .users = 5});
+  w.jobs = testing::random_jobs(9, 120, 16, {.max_gap_s = 60, .overrun_fraction = 0.2, .users = 5});
   for (std::size_t i = 0; i < w.jobs.size(); ++i) w.jobs[i].queue = static_cast<std::int32_t>(i % 3);
   for (const std::string& policy : testing::any_node_policies()) {
     CAPTURE(policy);
@@ -488,4 +491,43 @@ TEST_CASE("batch model: a job scattered over free nodes has one allocation row p
   std::vector<std::array<std::uint64_t, 3>> ranges;
   for (const AllocationRow& a : r.allocations) ranges.push_back({a.index, a.first, a.count});
   CHECK(ranges == std::vector<std::array<std::uint64_t, 3>>{{0, 0, 2}, {1, 2, 2}, {2, 4, 2}, {3, 2, 2}, {3, 6, 2}});
+}
+
+TEST_CASE("batch model: no user ever runs past its limits, under any policy", "[unit][model][batch][limits]") {
+  workload::Workload w;
+  w.jobs = testing::random_jobs(21, 600, 16, {.max_gap_s = 20, .overrun_fraction = 0.2, .users = 4});
+  for (const std::string& policy : testing::any_node_policies())
+    for (const char* priority : {"arrival", "multifactor"}) {
+      CAPTURE(policy, priority);
+      BatchParams p = multifactor_params(policy, 16);
+      p.priority.order = priority;
+      p.priority.weight_age = 100;
+      p.priority.weight_fairshare = 1000;
+      p.limits = {.user_max_running_jobs = 3, .user_max_units = 10};
+      const BatchResult r = run_batch(Communicator::self(), w, p, EngineConfig{});
+      // Each user's running jobs and nodes over time, from the rows: +1 at a start, -1 at an end.
+      std::map<std::int32_t, std::vector<std::tuple<double, int, int>>> steps;
+      std::size_t ran = 0;
+      for (const JobRow& j : r.jobs) {
+        if (j.status == static_cast<std::int16_t>(JobStatus::rejected)) continue;
+        ++ran;
+        steps[j.user].emplace_back(j.start_s, 1, static_cast<int>(j.nodes));
+        steps[j.user].emplace_back(j.end_s, -1, -static_cast<int>(j.nodes));
+      }
+      CHECK(ran > 500);  // (jobs of more than 10 nodes are rejected)
+      for (auto& [user, events] : steps) {
+        std::sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+          return std::get<0>(a) < std::get<0>(b) ||
+                 (std::get<0>(a) == std::get<0>(b) && std::get<1>(a) < std::get<1>(b));
+        });
+        int jobs = 0, nodes = 0;
+        for (const auto& [time, d_jobs, d_nodes] : events) {
+          jobs += d_jobs;
+          nodes += d_nodes;
+          CAPTURE(user, time);
+          REQUIRE(jobs <= 3);
+          REQUIRE(nodes <= 10);
+        }
+      }
+    }
 }

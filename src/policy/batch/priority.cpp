@@ -100,8 +100,9 @@ void PriorityLayer::mark_computed(Time now) {
 
 double PriorityLayer::fairshare_factor(const QueuedJob& job) const {
   const std::int32_t account = account_of(job.user, job.group);
-  const auto it = std::lower_bound(fairshare_.begin(), fairshare_.end(), account,
-                                   [](const std::pair<std::int32_t, double>& e, std::int32_t a) { return e.first < a; });
+  const auto it =
+      std::lower_bound(fairshare_.begin(), fairshare_.end(), account,
+                       [](const std::pair<std::int32_t, double>& e, std::int32_t a) { return e.first < a; });
   return it != fairshare_.end() && it->first == account ? it->second : 1.0;
 }
 
