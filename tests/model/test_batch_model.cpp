@@ -392,16 +392,7 @@ TEST_CASE("batch model: every policy passes the rollback check under a multifact
   for (const std::string& policy : testing::any_node_policies()) {
     CAPTURE(policy);
     BatchParams p = multifactor_params(policy, 16);
-    p.priority = {.order = "multifactor",
-                  .weight_age = 100,
-                  .weight_fairshare = 1000,
-                  .weight_job_size = 50,
-                  .weight_queue = 200,
-                  .weight_expansion = 10,
-                  .max_age = from_seconds(3600.0),
-                  .calc_period = from_seconds(120.0),
-                  .half_life = from_seconds(1800.0),
-                  .queue_priority = {{0, 1}, {2, 3}}};
+    p.priority = testing::every_factor_priority();
     const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
     EngineConfig e;
     e.sync = SyncMode::rollback_check;

@@ -152,16 +152,7 @@ TEST_CASE("batch model: a multifactor priority, partitions and user limits, opti
     p.nodes = 64;
     p.block_nodes = 8;
     p.policy = policy;
-    p.priority = {.order = "multifactor",
-                  .weight_age = 100,
-                  .weight_fairshare = 1000,
-                  .weight_job_size = 50,
-                  .weight_queue = 200,
-                  .weight_expansion = 10,
-                  .max_age = from_seconds(std::int64_t{3600}),
-                  .calc_period = from_seconds(std::int64_t{120}),
-                  .half_life = from_seconds(std::int64_t{1800}),
-                  .queue_priority = {{0, 1}, {2, 3}}};
+    p.priority = testing::every_factor_priority();
     if (std::string(policy) == "fcfs") {  // with partitions and user limits
       p.groups = parse_partitions("a:40:0+1,b:24:*", "batch.partitions");
       p.limits = {.user_max_running_jobs = 3, .user_max_units = 30};

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/policy/batch/priority.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
 
 namespace tracewarp::testing {
@@ -16,6 +17,21 @@ inline std::vector<std::string> any_node_policies() {
   for (const batch::BatchPolicyInfo& info : batch::batch_policies())
     if (!info.contiguous_only) out.push_back(info.name);
   return out;
+}
+
+// A multifactor priority with every factor weighted (queues 0 and 2 listed, 1 not), periods short
+// enough for a test's workload of hours.
+inline batch::PrioritySettings every_factor_priority() {
+  return {.order = "multifactor",
+          .weight_age = 100,
+          .weight_fairshare = 1000,
+          .weight_job_size = 50,
+          .weight_queue = 200,
+          .weight_expansion = 10,
+          .max_age = from_seconds(std::int64_t{3600}),
+          .calc_period = from_seconds(std::int64_t{120}),
+          .half_life = from_seconds(std::int64_t{1800}),
+          .queue_priority = {{0, 1}, {2, 3}}};
 }
 
 }  // namespace tracewarp::testing
