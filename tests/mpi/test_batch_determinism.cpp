@@ -32,6 +32,26 @@ bool same_series(const std::vector<SeriesRow>& a, const std::vector<SeriesRow>& 
 // needs an epoch's GVT advance first, and with 8 ranks on 2 cores both such runs of a test once
 // took no step (tuning_steps > 0 failed).
 Time tuning_window(bool tuned) { return tuned ? from_seconds(std::int64_t{600}) : 0; }
+
+// Optimistic on the world's ranks, LPs dealt round robin, GVT every 64 events.
+EngineConfig optimistic(int threads) {
+  EngineConfig e;
+  e.sync = SyncMode::optimistic;
+  e.threads = threads;
+  e.placement.kind = PlacementKind::round_robin;
+  e.gvt_interval = 64;
+  return e;
+}
+
+// What rank 0 gathered, and the passes every rank counts, are the sequential run's.
+void require_same_as(const BatchResult& r, const BatchResult& reference, const Communicator& world) {
+  if (world.rank() == 0) {
+    REQUIRE(same_rows(r.jobs, reference.jobs));
+    REQUIRE(same_series(r.series, reference.series));
+    REQUIRE(r.busy_node_seconds == reference.busy_node_seconds);
+  }
+  REQUIRE(r.passes == reference.passes);
+}
 }  // namespace
 
 TEST_CASE("batch model: optimistic on any rank count matches sequential, every policy", "[mpi][batch]") {
@@ -48,21 +68,11 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
     REQUIRE(reference.jobs.size() == w.jobs.size());
     for (const int threads : {1, 2}) {
       CAPTURE(policy, threads, world.size());
-      EngineConfig e;
-      e.sync = SyncMode::optimistic;
-      e.threads = threads;
-      e.placement.kind = PlacementKind::round_robin;
-      e.gvt_interval = 64;
-      e = tuning_at_every_round(e, threads == 2);
+      EngineConfig e = tuning_at_every_round(optimistic(threads), threads == 2);
       e.optimism_window = tuning_window(threads == 2);
       const BatchResult r = run_batch(world, w, p, e);
       tuning_steps += r.stats.total.tuning_steps;
-      if (world.rank() == 0) {
-        REQUIRE(same_rows(r.jobs, reference.jobs));
-        REQUIRE(same_series(r.series, reference.series));
-        REQUIRE(r.busy_node_seconds == reference.busy_node_seconds);
-      }
-      REQUIRE(r.passes == reference.passes);
+      require_same_as(r, reference, world);
     }
   }
   REQUIRE(tuning_steps > 0);  // the tuner really changed settings under the runs above
@@ -160,17 +170,7 @@ TEST_CASE("batch model: a multifactor priority, partitions and user limits, opti
     const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
     for (const int threads : {1, 2}) {
       CAPTURE(policy, threads, world.size());
-      EngineConfig e;
-      e.sync = SyncMode::optimistic;
-      e.threads = threads;
-      e.placement.kind = PlacementKind::round_robin;
-      e.gvt_interval = 64;
-      const BatchResult r = run_batch(world, w, p, e);
-      if (world.rank() == 0) {
-        REQUIRE(same_rows(r.jobs, reference.jobs));
-        REQUIRE(same_series(r.series, reference.series));
-      }
-      REQUIRE(r.passes == reference.passes);
+      require_same_as(run_batch(world, w, p, optimistic(threads)), reference, world);
     }
   }
 }

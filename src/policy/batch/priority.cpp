@@ -86,6 +86,8 @@ const ParamTable<PrioritySettings>& priority_params() {
 
 PriorityLayer::PriorityLayer(PrioritySettings settings, std::uint64_t machine_units, std::uint64_t accounts)
     : settings_(std::move(settings)),
+      arrival_(settings_.by_arrival()),
+      by_group_(settings_.fairshare_by == "group"),
       machine_units_(static_cast<double>(std::max<std::uint64_t>(machine_units, 1))),
       share_(1.0 / static_cast<double>(std::max<std::uint64_t>(accounts, 1))) {
   for (const auto& entry : settings_.queue_priority) top_queue_priority_ = std::max(top_queue_priority_, entry.second);

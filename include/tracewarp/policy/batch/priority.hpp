@@ -74,7 +74,7 @@ class PriorityLayer {
   // groups) share it, for equal shares.
   PriorityLayer(PrioritySettings settings, std::uint64_t machine_units, std::uint64_t accounts);
 
-  bool by_arrival() const { return settings_.by_arrival(); }
+  bool by_arrival() const { return arrival_; }
   bool tracks_usage() const { return !by_arrival() && settings_.weight_fairshare > 0; }
   // Whether the queue's priorities are due to be recomputed at `now`; mark_computed(now) after.
   bool due(Time now) const { return !by_arrival() && now >= next_calc_; }
@@ -90,7 +90,7 @@ class PriorityLayer {
   void decay_to(Time now);
   void charge(std::int32_t account, double unit_seconds);
   double usage(std::int32_t account) const;  // decayed
-  std::int32_t account_of(std::int32_t user, std::int32_t group) const { return settings_.account_of(user, group); }
+  std::int32_t account_of(std::int32_t user, std::int32_t group) const { return by_group_ ? group : user; }
 
   bool operator==(const PriorityLayer&) const = default;
   TRACEWARP_PERSIST(usage_, total_usage_, decayed_at_, next_calc_, fairshare_)
@@ -101,6 +101,10 @@ class PriorityLayer {
   double job_size_factor(const QueuedJob& job) const;
 
   PrioritySettings settings_;
+  // settings_'s two choices, read for every queued job at each recomputation: kept as flags
+  // rather than compared as strings there.
+  bool arrival_ = true;
+  bool by_group_ = false;
   double machine_units_ = 1;
   double share_ = 1;  // each account's normalised share S
   double top_queue_priority_ = 0;
