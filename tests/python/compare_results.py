@@ -49,6 +49,8 @@ def run_differences(run, ga, gb, a_path, b_path, allow_new):
 
     tables = sorted(model_tables(ga) | model_tables(gb))
     for t in tables:
+        if allow_new and t not in ga:  # a table added since the first file was written
+            continue
         if t not in ga or t not in gb:
             problems.append(f"{run}/{t}: only in {a_path if t in ga else b_path}")
         elif allow_new and set(ga[t].dtype.names) <= set(gb[t].dtype.names):
@@ -68,8 +70,9 @@ def run_differences(run, ga, gb, a_path, b_path, allow_new):
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    # --allow-new-parameters: parameters, summary metrics and table columns present in only the
-    # second file are fine (added since the first was written); common ones must still agree.
+    # --allow-new-parameters: parameters, summary metrics, table columns and tables present in
+    # only the second file are fine (added since the first was written); common ones must still
+    # agree, and a table of the first file missing from the second is still a difference.
     allow_new = "--allow-new-parameters" in sys.argv[1:]
     a_path, b_path = args[0], args[1]
     problems = differences(a_path, b_path, allow_new)
