@@ -12,6 +12,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   librandom123-dev zlib1g-dev libbenchmark-dev libsimgrid-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-scipy
+  python3-dev pybind11-dev
 )
 if [ "${1:-}" = "--slurm" ]; then packages+=(slurmctld slurmd slurm-client munge); fi
 sudo_cmd=()

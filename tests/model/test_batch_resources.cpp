@@ -106,9 +106,10 @@ TEST_CASE("batch resources: every mode passes the rollback check and gives the s
   const testing::TempFile log(kLog);
   for (const char* mode : {"processors", "exclusive-nodes", "shared-nodes"}) {
     CAPTURE(mode);
-    for (const std::string& policy : testing::any_node_policies()) {
+    for (const testing::TestedPolicy& policy : testing::any_node_policies()) {
       CAPTURE(policy);
-      const std::vector<std::pair<std::string, std::string>> sets{{"batch.resources", mode}, {"batch.policy", policy}};
+      std::vector<std::pair<std::string, std::string>> sets{{"batch.resources", mode}, {"batch.policy", policy.name}};
+      sets.insert(sets.end(), policy.keys.begin(), policy.keys.end());
       const Ran reference = run_log(log.path(), sets);
       const Ran checked = run_log(log.path(), sets, SyncMode::rollback_check);
       REQUIRE(checked.jobs.size() == reference.jobs.size());

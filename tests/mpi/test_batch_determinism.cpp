@@ -58,11 +58,11 @@ TEST_CASE("batch model: optimistic on any rank count matches sequential, every p
   const Communicator world = Communicator::world();
   const workload::Workload w = random_workload(600, 64);
   std::uint64_t tuning_steps = 0;
-  for (const std::string& policy : any_node_policies()) {
+  for (const TestedPolicy& policy : any_node_policies()) {
     BatchParams p;
     p.nodes = 64;
     p.block_nodes = 8;  // 8 blocks spread over the ranks
-    p.policy = policy;
+    policy.apply(p);
     p.queue_depth = 50;
     const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
     REQUIRE(reference.jobs.size() == w.jobs.size());
@@ -90,7 +90,7 @@ TEST_CASE("batch model: checkpoints change nothing and a resume ends as the whol
     p.queue_depth = 50;
     if (std::string(policy) == "interval") {
       p.allocation = Allocation::contiguous;
-      p.policy_settings.interval_pattern = "1h:12h";
+      p.policy_settings.set("interval_pattern", std::string("1h:12h"));
     }
     const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});
     CAPTURE(policy, world.size());
@@ -124,7 +124,7 @@ TEST_CASE("batch model: two resource groups and interval scheduling, optimistic 
     p.groups[0] = {std::string("small"), 16, 1, 4};
     p.groups[1] = {std::string("large"), 48, 5, 48};
     p.allocation = Allocation::contiguous;
-    p.policy_settings.interval_pattern = "5m:1h,15m:3h";
+    p.policy_settings.set("interval_pattern", std::string("5m:1h,15m:3h"));
     p.block_nodes = 8;
     p.policy = policy;
     const BatchResult reference = run_batch(Communicator::self(), w, p, EngineConfig{});

@@ -11,9 +11,9 @@
 #include <queue>
 #include <vector>
 
+#include "tracewarp/jobs/job.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
-#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::testing {
 

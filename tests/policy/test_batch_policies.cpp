@@ -5,11 +5,13 @@
 
 #include <algorithm>
 
+#include "../support/batch_policies.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/random.hpp"
 #include "tracewarp/policy/batch/backfill.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
+#include "tracewarp/policy/batch/wrsa.hpp"
 
 using namespace tracewarp;
 using namespace tracewarp::batch;
@@ -163,32 +165,41 @@ TEST_CASE("policies: jobs larger than the machine are refused loudly; names reso
   for (const BatchPolicyInfo& info : batch_policies()) {
     if (info.contiguous_only) continue;  // placement-aware: tested with its pattern (test_interval_policy.cpp)
     CAPTURE(info.name);
-    AnyBatchPolicy p = info.make(PolicySettings{});
-    std::visit([](auto& policy) { REQUIRE_THROWS_AS(run_pass(policy, 0, 4, {}, {job(1, 5, 10)}), InvariantError); }, p);
+    BatchPolicy p = make_batch_policy(info.name, testing::TestedPolicy(info.name).settings);
+    if (info.name == "python")  // the user's file raises: an error in the input, naming it
+      REQUIRE_THROWS_AS(run_pass(p, 0, 4, {}, {job(1, 5, 10)}), InputError);
+    else
+      REQUIRE_THROWS_AS(run_pass(p, 0, 4, {}, {job(1, 5, 10)}), InvariantError);
   }
   std::string names;
   for (const std::string& name : batch_policy_names()) names += (names.empty() ? "" : ", ") + name;
   REQUIRE_THROWS_WITH(find_batch_policy("no-such-policy"), "unknown batch policy 'no-such-policy' (" + names + ")");
 }
 
-TEST_CASE("policy registry: every policy by name, WRSA's alpha and beta reach the policies", "[unit][policy]") {
+TEST_CASE("policy registry: every policy by name, its keys reach it, a bad value is refused naming the key",
+          "[unit][policy]") {
   const std::vector<std::string> names = batch_policy_names();
   REQUIRE(std::set<std::string>(names.begin(), names.end()).size() == names.size());
   for (const BatchPolicyInfo& info : batch_policies()) {
     REQUIRE(&find_batch_policy(info.name) == &info);
     CAPTURE(info.name);
-    const AnyBatchPolicy p = info.make(PolicySettings{});
+    const BatchPolicy p = make_batch_policy(info.name, testing::TestedPolicy(info.name).settings);
     REQUIRE_FALSE(info.description.empty());
-    REQUIRE(std::visit([](const auto& policy) { return policy.reads_wrsa(); }, p) ==
-            (info.name.rfind("lwjf", 0) == 0 || info.name.rfind("wrsa-", 0) == 0));
+    REQUIRE(p.reads_wrsa() == (info.name.rfind("lwjf", 0) == 0 || info.name.rfind("wrsa-", 0) == 0));
+    // Every key a policy declares is in the batch section, and among the policies' keys once.
+    if (info.keys != nullptr)
+      for (const ConfigKey& k : *info.keys) REQUIRE(find_config_key(policy_keys(), k.name) != nullptr);
   }
   PolicySettings s;
-  s.wrsa_alpha = 2.0;
-  REQUIRE(find_batch_policy("wrsa-or").make(s) == AnyBatchPolicy(WrsaOneReservedPolicy({2.0, 0.3})));
-  REQUIRE_FALSE(find_batch_policy("wrsa-or").make(s) == AnyBatchPolicy(WrsaOneReservedPolicy{}));
-  Config c(policy_params().schema());
-  c.set("batch.wrsa_beta", 1.5, "test");
-  REQUIRE_THROWS_WITH(policy_params().read(c), "test: batch.wrsa_beta must be in [0, 1], got 1.5");
+  s.set("wrsa_alpha", 2.0);
+  REQUIRE(make_batch_policy("wrsa-or", s) == BatchPolicy(WrsaOneReservedPolicy({2.0, 0.3})));
+  REQUIRE_FALSE(make_batch_policy("wrsa-or", s) == BatchPolicy(WrsaOneReservedPolicy{}));
+  REQUIRE_FALSE(make_batch_policy("wrsa-ar", s) == make_batch_policy("wrsa-or", s));  // another class
+  REQUIRE(make_batch_policy("wrsa-or", s).get<WrsaOneReservedPolicy>() != nullptr);
+  REQUIRE(make_batch_policy("wrsa-or", s).get<WrsaAllReservedPolicy>() == nullptr);
+  REQUIRE_THROWS_WITH(PolicySettings{}.set("batch.wrsa_alpha", 0.5),
+                      "PolicySettings::set: batch.wrsa_alpha must be >= 1, got 0.5");
+  REQUIRE_THROWS_AS(PolicySettings{}.set("interval_pattern", std::string("9q")), ConfigError);
 }
 
 TEST_CASE("profile: the shadow without building the profile equals the profile's, on random machines",

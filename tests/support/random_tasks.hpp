@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tracewarp/core/random.hpp"
-#include "tracewarp/workload/workload.hpp"
+#include "tracewarp/jobs/job.hpp"
 
 namespace tracewarp::testing {
 

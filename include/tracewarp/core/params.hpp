@@ -137,6 +137,18 @@ class ParamTable {
     return std::move(*this);
   }
 
+  // Keys declared elsewhere, read into a member by `read`: a registry's keys (the batch
+  // policies', each declared in its policy's file), which no single table holds.
+  template <class M>
+  ParamTable&& include(M P::*member, const ConfigSchema& keys, M (*read)(const Config&)) && {
+    for (const ConfigKey& k : keys) {
+      schema_.push_back(k);
+      offsets_.push_back(-1);
+    }
+    readers_.push_back([member, read](const Config& c, P& p) { p.*member = read(c); });
+    return std::move(*this);
+  }
+
   const ConfigSchema& schema() const { return schema_; }
   // The full key of a declared member ("section.key"), for code that sets a key it owns.
   template <class M>

@@ -18,8 +18,8 @@
 #include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
+#include "tracewarp/jobs/job.hpp"
 #include "tracewarp/model/run_context.hpp"
-#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::model {
 

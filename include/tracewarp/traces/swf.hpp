@@ -13,8 +13,8 @@
 #include <map>
 #include <string>
 
+#include "tracewarp/jobs/job.hpp"
 #include "tracewarp/traces/line_reader.hpp"
-#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::traces {
 

@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "tracewarp/jobs/job.hpp"
 #include "tracewarp/traces/swf.hpp"
-#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::traces {
 

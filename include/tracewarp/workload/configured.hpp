@@ -6,7 +6,7 @@
 #include <string>
 
 #include "tracewarp/core/params.hpp"
-#include "tracewarp/workload/workload.hpp"
+#include "tracewarp/jobs/job.hpp"
 
 namespace tracewarp::workload {
 

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "tracewarp/core/time.hpp"
-#include "tracewarp/workload/workload.hpp"
+#include "tracewarp/jobs/job.hpp"
 
 namespace tracewarp::workload {
 

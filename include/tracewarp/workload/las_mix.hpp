@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <string>
 
-#include "tracewarp/workload/workload.hpp"
+#include "tracewarp/jobs/job.hpp"
 
 namespace tracewarp::workload {
 

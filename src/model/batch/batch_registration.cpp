@@ -221,6 +221,9 @@ const ParamTable<BatchParams>& param_table() {
                    "(machine.cores_per_node)",
                    {.min = 0, .max = kMaxBatchNodes})
           .choice("policy", &P::policy, batch_policy_names(), "scheduling policy (policy/batch/registry.hpp)")
+          .number("wrsa_beta", &P::wrsa_beta,
+                  "WRSA scores (read by the WRSA policies): WRSA <- beta x WRSA + (1 - beta) x WRA at each job end",
+                  {.min = 0, .max = 1})
           .seconds("window_from_s", &P::window_from,
                    "summary window start, seconds (utilisation, jobs started); 0 = first submission", {.min = 0})
           .seconds("window_until_s", &P::window_until, "summary window end, seconds; 0 = last job end", {.min = 0})
@@ -243,7 +246,7 @@ const ParamTable<BatchParams>& param_table() {
                 "partition; each pool has its own queue, scheduler and limits; a job of a partition no pool takes "
                 "is rejected (empty = one pool)")
           .integer("block_nodes", &P::block_nodes, "nodes per node-block LP", {.min = 1})
-          .include(&P::policy_settings, policy_params())
+          .include(&P::policy_settings, policy_keys(), &PolicySettings::read)
           .include(&P::priority, priority_params())
           .include(&P::limits, limit_params());
   return table;

@@ -81,7 +81,7 @@ struct Collector {
   TRACEWARP_PERSIST(jobs, allocations, series, pass_costs, passes, broken_reservations, busy)
 };
 
-inline AnyBatchPolicy make_policy(const BatchParams& params) {
+inline BatchPolicy make_policy(const BatchParams& params) {
   const BatchPolicyInfo& info = find_batch_policy(params.policy);
   if (info.contiguous_only && params.counts_processors())
     throw ConfigError("batch.policy = \"" + info.name +
@@ -90,7 +90,7 @@ inline AnyBatchPolicy make_policy(const BatchParams& params) {
   if (info.contiguous_only && params.allocation != Allocation::contiguous)
     throw ConfigError("batch.policy = \"" + info.name +
                       "\" plans contiguous ranges: set batch.allocation = \"contiguous\"");
-  return info.make(params.policy_settings);
+  return info.make(params.policy_settings.values());
 }
 
 }  // namespace tracewarp::batch::detail

@@ -25,7 +25,7 @@ class SchedulerLp {
         out_(out),
         group_(group),
         queue_(shared->params.priority.by_arrival() ? JobQueue::Order::arrival : JobQueue::Order::priority),
-        wrsa_(shared->params.policy_settings.wrsa()),
+        wrsa_(WrsaSettings{.beta = shared->params.wrsa_beta}),
         priorities_(shared->params.priority, shared->groups[group].group.nodes, shared->accounts),
         limits_(shared->params.limits),
         pool_(shared->groups[group].group.nodes,
@@ -90,7 +90,7 @@ class SchedulerLp {
     ++arrived_;
     const workload::Job& j = job(index);
     const Time requested = j.requested > 0 ? j.requested : j.run;
-    const Time longest = std::visit([](const auto& p) { return p.longest_plannable(); }, policy_);
+    const Time longest = policy_.longest_plannable();
     const std::uint32_t size = units(j);
     if (size < part().group.min_job_nodes || size > part().group.max_job_nodes || requested > longest ||
         !part().group.takes_partition(j.partition) || limits_.exceeds_alone(size)) {
@@ -173,7 +173,7 @@ class SchedulerLp {
 
   void pass(EventContext& ctx) {
     refresh_priorities(ctx.now());
-    const bool reads_wrsa = std::visit([](const auto& p) { return p.reads_wrsa(); }, policy_);
+    const bool reads_wrsa = policy_.reads_wrsa();
     if (reads_wrsa && scores_changed_) {  // scores move only when jobs end
       queue_.for_each([&](QueuedJob& q) { q.wrsa = wrsa_.score(q.user); });
       scores_changed_ = false;
@@ -212,7 +212,7 @@ class SchedulerLp {
     // considers and does not start — unless a start fails (its nodes were not to be had).
     const std::size_t depth = shared_->params.queue_depth;
     const JobId considered_below = in.queue.empty() ? 0 : (depth == 0 ? in.queue : in.queue.first(depth)).last_id() + 1;
-    const PassDecision d = std::visit([&](auto& p) { return p.pass(in); }, policy_);
+    const PassDecision d = policy_.pass(in);
     record_first_plans(d.reservations);
     if (!d.first_nodes.empty() && d.first_nodes.size() != d.start_now.size())
       throw InvariantError("batch scheduler: policy placed some but not all started jobs");
@@ -405,7 +405,7 @@ class SchedulerLp {
   Time usage_accrued_to_ = 0;                       // running jobs' usage is charged up to here
   UserLimits limits_;                               // what each user runs (policy/batch/limits.hpp)
   NodePool pool_;
-  AnyBatchPolicy policy_;
+  BatchPolicy policy_;
   Time pass_at_ = -1;
   std::uint64_t arrived_ = 0;
   std::uint64_t done_ = 0;  // ended or rejected

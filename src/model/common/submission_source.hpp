@@ -8,7 +8,7 @@
 
 #include "tracewarp/engine/event.hpp"
 #include "tracewarp/engine/lp.hpp"
-#include "tracewarp/workload/workload.hpp"
+#include "tracewarp/jobs/job.hpp"
 
 namespace tracewarp::model {
 

@@ -4,6 +4,7 @@
 
 #include "pass_steps.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
+#include "tracewarp/policy/batch/registry.hpp"
 
 namespace tracewarp::batch {
 
@@ -137,5 +138,43 @@ PassDecision ReservingBackfillPolicy::pass(const SchedulingInput& in) {
   }
   return out;
 }
+
+// ---- registrations (registry.hpp) ----
+namespace {
+struct ReservingBackfillSettings {
+  std::size_t reserved_jobs = 1;
+  Time backfill_window = from_seconds(std::int64_t{86'400});
+};
+const ParamTable<ReservingBackfillSettings>& reserving_backfill_keys() {
+  using S = ReservingBackfillSettings;
+  static const auto table =
+      ParamTable<S>("batch")
+          .integer("reserved_jobs", &S::reserved_jobs,
+                   "policy backfill: how many of the queue's first jobs (in priority order) that cannot start get a "
+                   "reservation at each pass: 1 = EASY, 0 = every job (Slurm's bf_max_job_test)")
+          .seconds("backfill_window_s", &S::backfill_window,
+                   "policy backfill: no reservation starts later than this after the pass, seconds (Slurm's bf_window, "
+                   "1 day by default; 0 = no window)",
+                   {.min = 0});
+  return table;
+}
+
+const RegisteredBatchPolicy fcfs(
+    "fcfs", "first come, first served: start in queue order, stop at the first job that does not fit",
+    [] { return FcfsPolicy{}; });
+const RegisteredBatchPolicy easy("easy",
+                                 "EASY backfill: the head reserved at its shadow time, later jobs backfilled around it",
+                                 [] { return EasyBackfillPolicy{}; });
+const RegisteredBatchPolicy conservative("conservative",
+                                         "conservative backfill: every job reserved, schedule compressed each pass",
+                                         [] { return ConservativeBackfillPolicy{}; });
+const RegisteredBatchPolicy backfill(
+    "backfill",
+    "Slurm's backfill: replanned each pass in priority order, reservations for the first reserved_jobs jobs that "
+    "cannot start (within backfill_window_s), the others started where they fit around them",
+    reserving_backfill_keys(), [](const ReservingBackfillSettings& s) {
+      return ReservingBackfillPolicy{s.reserved_jobs, s.backfill_window};
+    });
+}  // namespace
 
 }  // namespace tracewarp::batch

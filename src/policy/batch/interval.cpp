@@ -15,6 +15,7 @@
 #include "pass_steps.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/parallel.hpp"
+#include "tracewarp/policy/batch/registry.hpp"
 
 namespace tracewarp::batch {
 namespace {
@@ -536,5 +537,48 @@ PassDecision IntervalPolicy::pass(const SchedulingInput& in) {
   shortcuts.finish();
   return out;
 }
+
+// ---- registration (registry.hpp) ----
+namespace {
+struct IntervalSettings {
+  std::string interval_pattern = "A";
+  bool interval_from_scratch = false;
+  std::string free_runs = "auto";
+};
+std::string show_pattern(const std::string& spec) { return spec; }
+// A pattern is checked where it is read, so a bad one stops a run before it starts.
+std::string checked_pattern(const std::string& spec, const std::string& key) {
+  try {
+    parse_interval_pattern(spec);
+  } catch (const ConfigError& e) {
+    throw ConfigError(key + ": " + e.what());
+  }
+  return spec;
+}
+const ParamTable<IntervalSettings>& interval_keys() {
+  using S = IntervalSettings;
+  static const auto table =
+      ParamTable<S>("batch")
+          .mapped("interval_pattern", &S::interval_pattern,
+                  "policy interval: A, B, C or length:up_to pairs, e.g. 10m:1h,30m:12h,2h:24h,4h:36h,8h:60h",
+                  show_pattern, checked_pattern)
+          .choice("free_runs", &S::free_runs, {"auto", "portable", "avx2", "avx512"},
+                  "policy interval: the free-run search kernel (auto = the fastest this CPU runs; the others for "
+                  "comparing them: every kernel gives the same tables)")
+          .flag("interval_from_scratch", &S::interval_from_scratch,
+                "policy interval: search every job at every pass instead of keeping the places that provably did "
+                "not change (same decisions; for pass wall times like a scheduler that plans from scratch)");
+  return table;
+}
+const RegisteredBatchPolicy interval(
+    "interval", "K computer interval scheduling: contiguous ranges planned on interval boundaries", interval_keys(),
+    [](const IntervalSettings& s) {
+      return IntervalPolicy{
+          parse_interval_pattern(s.interval_pattern),
+          s.interval_from_scratch ? IntervalPolicy::Passes::from_scratch : IntervalPolicy::Passes::keep_places,
+          s.free_runs};
+    },
+    /*contiguous_only=*/true);
+}  // namespace
 
 }  // namespace tracewarp::batch

@@ -6,6 +6,7 @@
 
 #include "pass_steps.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
+#include "tracewarp/policy/batch/registry.hpp"
 
 namespace tracewarp::batch {
 
@@ -188,5 +189,45 @@ PassDecision WrsaAllReservedPolicy::pass(const SchedulingInput& in) {
   reserved_ = std::move(kept);
   return out;
 }
+
+// ---- registrations (registry.hpp) ----
+namespace {
+// The WRSA policies' own keys; the scores' beta is the model's (batch.wrsa_beta), which keeps
+// the scores for any policy that reads them.
+struct WrsaPolicySettings {
+  double wrsa_alpha = WrsaSettings{}.alpha;
+  std::string wrsa_or_head = "earliest-arrived";
+  WrsaSettings wrsa() const {
+    return {wrsa_alpha, WrsaSettings{}.beta,
+            wrsa_or_head == "highest-wrsa" ? WrsaSettings::Head::highest_wrsa : WrsaSettings::Head::earliest_arrived};
+  }
+};
+const ParamTable<WrsaPolicySettings>& wrsa_keys() {
+  using S = WrsaPolicySettings;
+  static const auto table =
+      ParamTable<S>("batch")
+          .number("wrsa_alpha", &S::wrsa_alpha,
+                  "policies wrsa-or, wrsa-ar: a reservation may move to T0 + (alpha - 1) x its walltime (wrsa.hpp)",
+                  {.min = 1})
+          .choice("wrsa_or_head", &S::wrsa_or_head, {"earliest-arrived", "highest-wrsa"},
+                  "policy wrsa-or: which of the top queue_depth jobs by WRSA is the reserved head, the earliest "
+                  "arrived (EASY's head within them) or the first in WRSA order (our reading: wrsa.hpp)");
+  return table;
+}
+
+const RegisteredBatchPolicy lwjf("lwjf",
+                                 "largest WRSA job first: FCFS over the queue in descending WRSA, stops at the first "
+                                 "misfit",
+                                 [] { return LwjfPolicy{}; });
+const RegisteredBatchPolicy lwjf_fill("lwjf-fill",
+                                      "LWJF variant: every job that fits starts, in descending WRSA, no reservations",
+                                      [] { return LwjfPolicy{LwjfPolicy::OnMisfit::skip}; });
+const RegisteredBatchPolicy wrsa_or(
+    "wrsa-or", "EASY with backfill in descending WRSA; higher-WRSA users may delay the head up to alpha", wrsa_keys(),
+    [](const WrsaPolicySettings& s) { return WrsaOneReservedPolicy{s.wrsa()}; });
+const RegisteredBatchPolicy wrsa_ar(
+    "wrsa-ar", "conservative backfill in descending WRSA; may push lower-WRSA reservations up to alpha", wrsa_keys(),
+    [](const WrsaPolicySettings& s) { return WrsaAllReservedPolicy{s.wrsa()}; });
+}  // namespace
 
 }  // namespace tracewarp::batch

@@ -32,13 +32,14 @@
 #include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
+#include "tracewarp/jobs/job.hpp"
 #include "tracewarp/model/batch/machines.hpp"
 #include "tracewarp/model/run_context.hpp"
 #include "tracewarp/policy/batch/limits.hpp"
 #include "tracewarp/policy/batch/node_pool.hpp"
 #include "tracewarp/policy/batch/priority.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
-#include "tracewarp/workload/workload.hpp"
+#include "tracewarp/policy/batch/wrsa.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;
@@ -80,13 +81,14 @@ struct BatchParams {
   std::string partitions;             // batch.partitions as given (parsed into groups)
   Allocation allocation = Allocation::any;
   Resources resources = Resources::exclusive_nodes;
-  std::uint32_t cores_per_node = 1;  // of the machine's nodes
-  std::string policy = "easy";       // a name of policy/batch/registry.hpp
-  PolicySettings policy_settings;    // the policies' parameters
-  PrioritySettings priority;         // the queue's order, under every policy
-  LimitSettings limits;              // what one user may run at once, under every policy
-  std::size_t queue_depth = 0;       // 0 = unlimited
-  Time tick = 0;                     // > 0: passes only at multiples of this
+  std::uint32_t cores_per_node = 1;        // of the machine's nodes
+  std::string policy = "easy";             // a name of policy/batch/registry.hpp
+  PolicySettings policy_settings;          // the policies' keys (each policy reads its own)
+  double wrsa_beta = WrsaSettings{}.beta;  // the WRSA scores kept for the policies that read them
+  PrioritySettings priority;               // the queue's order, under every policy
+  LimitSettings limits;                    // what one user may run at once, under every policy
+  std::size_t queue_depth = 0;             // 0 = unlimited
+  Time tick = 0;                           // > 0: passes only at multiples of this
   bool kill_at_walltime = true;
   Time walltime_grace = 0;  // a job is killed this long after its walltime (Slurm's OverTimeLimit)
   std::uint32_t block_nodes = 96;

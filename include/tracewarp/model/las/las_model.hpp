@@ -35,9 +35,9 @@
 #include "tracewarp/core/tables.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/engine/config.hpp"
+#include "tracewarp/jobs/job.hpp"
 #include "tracewarp/model/run_context.hpp"
 #include "tracewarp/policy/las/node_scheduler.hpp"
-#include "tracewarp/workload/workload.hpp"
 
 namespace tracewarp::model {
 struct ModelInfo;

@@ -1,48 +1,85 @@
-// The batch scheduling policies by name: the one place a policy's name, its one-line
-// description and its parameters are declared, and the one place a name becomes a policy.
-// Adding a policy: write its class (the SchedulingPolicy concept in scheduling.hpp), add it to
-// AnyBatchPolicy and one entry to the list in registry.cpp.
+// The batch scheduling policies by name. A policy is one source file: its class (the
+// SchedulingPolicy concept of scheduling.hpp), its keys if it has any, and one registration at
+// namespace scope, which adds it to this registry when the program starts:
+//
+//   struct SjfSettings { std::size_t reserved = 1; };
+//   const ParamTable<SjfSettings>& sjf_keys() {
+//     static const auto t = ParamTable<SjfSettings>("batch").integer("sjf_reserved", ...);
+//     return t;
+//   }
+//   const RegisteredBatchPolicy sjf("sjf", "shortest job first with backfill", sjf_keys(),
+//                                   [](const SjfSettings& s) { return SjfPolicy{s.reserved}; });
+//
+// The build compiles every file of src/policy/batch/ and examples/policies/ (CMake globs them)
+// and links the whole library, so nothing else is edited: `batch.policy` accepts the name,
+// `--keys` and docs/configuration.md list the keys, and the tests that iterate over the registry
+// (every policy under the rollback check, on 1-4 ranks, ...) cover it.
 #pragma once
 
+#include <functional>
 #include <string>
-#include <variant>
 #include <vector>
 
+#include "tracewarp/core/config.hpp"
 #include "tracewarp/core/params.hpp"
-#include "tracewarp/policy/batch/backfill.hpp"
-#include "tracewarp/policy/batch/interval.hpp"
-#include "tracewarp/policy/batch/wrsa.hpp"
+#include "tracewarp/policy/batch/any_policy.hpp"
 
 namespace tracewarp::batch {
 
-using AnyBatchPolicy = std::variant<FcfsPolicy, EasyBackfillPolicy, ConservativeBackfillPolicy, ReservingBackfillPolicy,
-                                    IntervalPolicy, LwjfPolicy, WrsaOneReservedPolicy, WrsaAllReservedPolicy>;
+// The values of every registered policy's keys (batch.*); each policy reads its own when made.
+class PolicySettings {
+ public:
+  PolicySettings();  // every key at its default
+  // The policies' keys read from a configuration, each policy's checked (bounds, choices, a
+  // pattern's syntax) whichever policy the run uses, so a bad value stops a run before it starts.
+  static PolicySettings read(const Config& config);
+  // Sets one key ("interval_pattern" or "batch.interval_pattern"), checked as read() checks it.
+  PolicySettings& set(const std::string& key, const ConfigValue& value);
+  const Config& values() const { return values_; }
+  bool operator==(const PolicySettings& other) const { return values_.values() == other.values_.values(); }
 
-// Every policy's parameters (keys batch.*), declared by the policies that read them.
-struct PolicySettings {
-  std::string interval_pattern = "A";                         // interval
-  bool interval_from_scratch = false;                         // interval
-  std::string free_runs = "auto";                             // interval: the free-run search kernel
-  double wrsa_alpha = WrsaSettings{}.alpha;                   // wrsa-or, wrsa-ar
-  double wrsa_beta = WrsaSettings{}.beta;                     // the scores every WRSA policy reads
-  std::string wrsa_or_head = "earliest-arrived";              // wrsa-or: which considered job is the head
-  std::size_t reserved_jobs = 1;                              // backfill: reservations per pass (0 = all)
-  Time backfill_window = from_seconds(std::int64_t{86'400});  // backfill: no reservation beyond (0 = none)
-  WrsaSettings wrsa() const {
-    return {wrsa_alpha, wrsa_beta,
-            wrsa_or_head == "highest-wrsa" ? WrsaSettings::Head::highest_wrsa : WrsaSettings::Head::earliest_arrived};
-  }
+ private:
+  Config values_;
 };
-const ParamTable<PolicySettings>& policy_params();
+
+// The keys of every registered policy, each once (two policies may share a key by declaring it
+// in one table: the WRSA policies' wrsa_alpha).
+const ConfigSchema& policy_keys();
 
 struct BatchPolicyInfo {
   std::string name;
   std::string description;
-  bool contiguous_only;  // plans contiguous node ranges: needs contiguous allocation
-  AnyBatchPolicy (*make)(const PolicySettings&);
+  bool contiguous_only = false;                    // plans contiguous node ranges: needs contiguous allocation
+  const ConfigSchema* keys = nullptr;              // the keys it reads (null: none)
+  std::function<void(const Config&)> check;        // reads its keys, throws ConfigError
+  std::function<BatchPolicy(const Config&)> make;  // reads its keys, builds the policy
 };
+// In name order, whichever order the files registered them.
 const std::vector<BatchPolicyInfo>& batch_policies();
 std::vector<std::string> batch_policy_names();
 const BatchPolicyInfo& find_batch_policy(const std::string& name);  // throws ConfigError
+BatchPolicy make_batch_policy(const std::string& name, const PolicySettings& settings = {});
+
+// Adds a policy to the registry (a duplicate name is a program error, reported at start).
+void register_batch_policy(BatchPolicyInfo info);
+
+// A policy's registration, one object at namespace scope in the policy's file.
+struct RegisteredBatchPolicy {
+  struct NoKeys {};
+  // A policy without keys, made by `make()` (its default constructor if not given).
+  template <class Make>
+  RegisteredBatchPolicy(std::string name, std::string description, Make make, bool contiguous_only = false) {
+    register_batch_policy({std::move(name), std::move(description), contiguous_only, nullptr, [](const Config&) {},
+                           [make](const Config&) { return BatchPolicy(make()); }});
+  }
+  // A policy with keys: `keys` reads its settings S (params.hpp), `make(S)` builds it.
+  template <class S, class Make>
+  RegisteredBatchPolicy(std::string name, std::string description, const ParamTable<S>& keys, Make make,
+                        bool contiguous_only = false) {
+    register_batch_policy({std::move(name), std::move(description), contiguous_only, &keys.schema(),
+                           [&keys](const Config& c) { keys.read(c); },
+                           [&keys, make](const Config& c) { return BatchPolicy(make(keys.read(c))); }});
+  }
+};
 
 }  // namespace tracewarp::batch

@@ -90,6 +90,9 @@ class QueueView {
   QueueView first(std::size_t n) const;
   // The id of the last queued job (the view must not be empty).
   JobId last_id() const;
+  // Every entry, the started ones marked (is_started) included: for code that hands the queue
+  // on whole (the Python policies' arrays).
+  std::span<const QueuedJob> entries() const { return entries_; }
   // Whether this view starts where `other` does: a prefix of the same queue, not a reordering.
   bool starts_with_entries_of(const QueueView& other) const { return entries_.data() == other.entries_.data(); }
 

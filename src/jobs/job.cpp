@@ -1,4 +1,4 @@
-#include "tracewarp/workload/workload.hpp"
+#include "tracewarp/jobs/job.hpp"
 
 #include <algorithm>
 #include <charconv>
