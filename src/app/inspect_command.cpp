@@ -191,7 +191,8 @@ void add_inspect_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand("inspect", "summarise a trace: jobs, span, machine, what is dropped or repaired");
   cmd->add_option("trace", o->path, "trace file (SWF, .swf.gz, cluster-trace CSV, ALCF CSV, .tr)")->required();
   cmd->add_option("--format", o->format,
-                  "auto, swf, alibaba2017, alibaba2018-task, alibaba2018-instance, google2011, alcf, task-durations")
+                  "auto, swf, alibaba2017, alibaba2018-task, alibaba2018-instance, google2011, alcf, task-durations, "
+                  "sacct")
       ->capture_default_str();
   cmd->add_option("--cores-per-node", o->cores_per_node, "SWF processors per node (0 = MaxProcs/MaxNodes, else 1)")
       ->capture_default_str();

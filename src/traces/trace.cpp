@@ -9,6 +9,7 @@
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/traces/input_limits.hpp"
+#include "tracewarp/traces/sacct.hpp"
 
 namespace tracewarp::traces {
 namespace {
@@ -452,6 +453,7 @@ constexpr std::pair<TraceFormat, const char*> kFormatNames[] = {
     {TraceFormat::google2011, "google2011"},
     {TraceFormat::alcf, "alcf"},
     {TraceFormat::task_durations, "task-durations"},
+    {TraceFormat::sacct, "sacct"},
 };
 
 }  // namespace
@@ -467,7 +469,7 @@ TraceFormat parse_trace_format(const std::string& name) {
     if (name == text) return format;
   throw UsageError("unknown trace format '" + name +
                    "' (auto, swf, alibaba2017, alibaba2018-task, alibaba2018-instance, google2011, alcf, "
-                   "task-durations)");
+                   "task-durations, sacct)");
 }
 
 std::string to_string(TraceFormat format) {
@@ -482,6 +484,11 @@ TraceFormat detect_trace_format(const std::string& path) {
   if (ends_with(name, ".swf")) return TraceFormat::swf;
   if (ends_with(name, ".tr")) return TraceFormat::task_durations;
   if (name.find("task_events") != std::string::npos) return TraceFormat::google2011;
+  {
+    LineReader lines(path);
+    std::string_view first;
+    if (lines.next(first) && is_sacct_header(first)) return TraceFormat::sacct;
+  }
   if (ends_with(name, ".csv")) {
     LineReader lines(path);
     std::string_view first;
@@ -514,6 +521,8 @@ std::unique_ptr<TraceReader> open_trace(const std::string& path, const TraceOpti
       return std::make_unique<AlcfReader>(path);
     case TraceFormat::task_durations:
       return std::make_unique<TaskDurationsReader>(path);
+    case TraceFormat::sacct:
+      return open_sacct(path);
     case TraceFormat::automatic:
       break;
   }
@@ -572,7 +581,8 @@ workload::Workload load_workload(const std::string& path, const TraceOptions& op
                       " job(s) repeat the id of an earlier job; each is kept and run, but their rows in the results "
                       "share an id");
   }
-  if (format == TraceFormat::alcf && !w.jobs.empty()) {  // absolute Unix times: start the trace at 0
+  if ((format == TraceFormat::alcf || format == TraceFormat::sacct) && !w.jobs.empty()) {
+    // absolute Unix times: start the trace at 0
     const Time origin = w.jobs.front().submit;
     w.unix_start_time = origin / kTicksPerSecond;
     for (workload::Job& j : w.jobs) j.submit -= origin;

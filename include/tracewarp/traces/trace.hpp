@@ -6,6 +6,7 @@
 //   google2011            Google cluster trace 2011 task_events CSV: one task per finished task
 //   alcf                  ALCF job-analysis CSV (Mira, Theta, ThetaGPU)
 //   task-durations        per-task duration files (.tr): one job per line
+//   sacct                 Slurm accounting records (sacct --parsable2): see sacct.hpp
 // Conversion rules of each format are in its reader (src/traces/trace.cpp) and counted in the tally.
 #pragma once
 
@@ -26,7 +27,8 @@ enum class TraceFormat {
   alibaba2018_instance,
   google2011,
   alcf,
-  task_durations
+  task_durations,
+  sacct
 };
 TraceFormat parse_trace_format(const std::string& name);  // throws UsageError
 std::vector<std::string> trace_format_names();            // "auto", "swf", ...
