@@ -10,9 +10,9 @@ shadow time, the earliest its nodes are free given the running jobs' requested e
 starts now if it fits now and either ends by the shadow time or uses only nodes the head will
 not need.
 
-What makes it fast enough for a whole log: the queue is read as one NumPy array (no Python object
-per job); the jobs that cannot start even on the pass's first free nodes are filtered out in one
-vector step, so Python loops over the few real candidates; the shadow comes from tracewarp's
+What makes it fast enough for a whole log: the queue is read as NumPy columns (no Python object
+per job); the candidates are filtered in vector steps, one per backfilled job, so Python never
+loops over the jobs that cannot start; the shadow comes from tracewarp's
 helper (view.shadow); and in arrival order the jobs the last pass refused, with nothing ended
 since, are skipped (view.settled_below), as the C++ policy skips them.
 """
@@ -24,21 +24,22 @@ import tracewarp
 
 class Policy:
     def schedule(self, view):
-        jobs = view.queue_array()  # the queued jobs, in queue order
+        # The queued jobs in queue order, the three fields EASY reads.
+        ids, nodes, requested = view.queue_column("id"), view.queue_column("nodes"), view.queue_column("requested")
         if view.depth:
-            jobs = jobs[: view.depth]
-        ids, nodes, requested = jobs["id"], jobs["nodes"], jobs["requested"]
+            ids, nodes, requested = ids[: view.depth], nodes[: view.depth], requested[: view.depth]
         now, free = view.now, view.free_nodes
+        count = len(ids)
 
         starts, started = [], []
         head = 0
-        while head < len(jobs) and nodes[head] <= free:
+        while head < count and nodes[head] <= free:
             free -= int(nodes[head])
             starts.append(int(ids[head]))
             started.append((int(nodes[head]), now + int(requested[head])))
             head += 1
         reservations = [(i, now) for i in starts]
-        if head == len(jobs):
+        if head == count:
             return starts, reservations
 
         shadow, free_then = view.shadow(int(nodes[head]), free, started)
@@ -51,21 +52,20 @@ class Policy:
         first = head + 1
         if view.settled_below:
             first = max(first, int(np.searchsorted(ids, view.settled_below)))
-        later_nodes, later_requested = nodes[first:], requested[first:]
-        # Free and extra nodes only shrink during the pass: a job that fails here fails later too.
-        fits = (later_nodes <= free) & ((later_requested <= within) | (later_nodes <= extra))
-        candidates = np.flatnonzero(fits) + first
-        smallest = int(nodes[candidates].min()) if len(candidates) else 0
-        for k in candidates:
-            if free < smallest:
-                break  # no candidate fits any more
-            n = int(nodes[k])
-            ends_by_shadow = int(requested[k]) <= within
-            if n > free or (not ends_by_shadow and n > extra):
-                continue
-            free -= n
-            if not ends_by_shadow:
-                extra -= n
+        # The next backfilled job is the first candidate that fits now and either ends by the
+        # shadow or uses only extra nodes; starting it only shrinks the free and extra nodes, so
+        # the candidates are filtered again (one vector step) and the loop runs once per start.
+        candidates = np.arange(first, count)
+        while True:
+            n, r = nodes[candidates], requested[candidates]
+            candidates = candidates[(n <= free) & ((r <= within) | (n <= extra))]
+            if not len(candidates):
+                break
+            k = candidates[0]
+            candidates = candidates[1:]
+            free -= int(nodes[k])
+            if int(requested[k]) > within:
+                extra -= int(nodes[k])
             starts.append(int(ids[k]))
             reservations.append((int(ids[k]), now))
         return starts, reservations

@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
@@ -60,6 +61,29 @@ struct PythonView {
     QueuedJob* out = a.mutable_data();
     for (const QueuedJob& j : in->queue) *out++ = j;
     return a;
+  }
+  // One field of the queued jobs in queue order, as a contiguous NumPy array: the cheapest read
+  // for a policy that needs a few fields of a long queue at every pass.
+  py::array queue_column(const std::string& field) const {
+    const auto column = [&](auto member) {
+      using V = std::remove_cvref_t<decltype(std::declval<QueuedJob>().*member)>;
+      py::array_t<V> a(static_cast<py::ssize_t>(in->queue.size()));
+      V* out = a.mutable_data();
+      for (const QueuedJob& j : in->queue) *out++ = j.*member;
+      return py::array(std::move(a));
+    };
+    if (field == "id") return column(&QueuedJob::id);
+    if (field == "nodes") return column(&QueuedJob::nodes);
+    if (field == "requested") return column(&QueuedJob::requested);
+    if (field == "submit") return column(&QueuedJob::submit);
+    if (field == "user") return column(&QueuedJob::user);
+    if (field == "group") return column(&QueuedJob::group);
+    if (field == "queue") return column(&QueuedJob::queue);
+    if (field == "priority") return column(&QueuedJob::priority);
+    if (field == "wrsa") return column(&QueuedJob::wrsa);
+    throw py::value_error("View.queue_column: no field '" + field +
+                          "' (id, nodes, requested, submit, user, group, "
+                          "queue, priority, wrsa)");
   }
   // The head's shadow (profile.hpp: shadow_of): when `nodes` can start, after the running jobs
   // and `started` (pairs (nodes, requested end)) this pass started, and the nodes free then.
@@ -122,6 +146,8 @@ PYBIND11_EMBEDDED_MODULE(tracewarp, m) {
           "in arrival order: the jobs with lower ids were refused by the last pass and nothing ended since "
           "(scheduling.hpp, ArrivalOrderHints)")
       .def("queue_array", &PythonView::queue_array, "the queued jobs as a NumPy structured array (a copy)")
+      .def("queue_column", &PythonView::queue_column, py::arg("field"),
+           "one field of the queued jobs, in queue order, as a NumPy array (a copy)")
       .def("shadow", &PythonView::shadow, py::arg("nodes"), py::arg("free"), py::arg("started"))
       .def("profile", &PythonView::profile);
 }
