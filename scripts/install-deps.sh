@@ -14,7 +14,7 @@ packages=(
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-scipy
   python3-dev pybind11-dev
 )
-if [ "${1:-}" = "--slurm" ]; then packages+=(slurmctld slurmd slurm-client munge); fi
+if [ "${1:-}" = "--slurm" ]; then packages+=(slurmctld slurmd slurm-client munge slurmdbd mariadb-server); fi
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 missing=()

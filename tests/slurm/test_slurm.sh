@@ -1,106 +1,17 @@
 #!/usr/bin/env bash
-# The sbatch scripts on a real Slurm: a private single-node cluster (munged, slurmctld, slurmd
-# from Debian's packages, installed by scripts/install-deps.sh --slurm) is started for this test
-# alone, every script in slurm-scripts/ is submitted with small sizes, and each job must end
-# COMPLETED with exit 0:0, its results and figures must exist, and its results must hold the
-# same model data as the same `tracewarp run` outside Slurm. Only the daemons this test started
-# are stopped, by PID.
+# The sbatch scripts on a real Slurm: a private single-node cluster (private_cluster.sh: munged,
+# slurmctld, slurmd from Debian's packages, installed by scripts/install-deps.sh --slurm) is
+# started for this test alone, every script in slurm-scripts/ is submitted with small sizes,
+# and each job must end COMPLETED with exit 0:0, its results and figures must exist, and its
+# results must hold the same model data as the same `tracewarp run` outside Slurm. Only the
+# daemons this test started are stopped, by PID.
 #   tests/slurm/test_slurm.sh TRACEWARP PYTHON SRC
-# Exit 77 (ctest: skipped) when the packages cannot be installed or the test is not root (the
-# daemons run as SlurmUser=root so that no account has to be created).
+# Exit 77 (ctest: skipped) when the packages cannot be installed or the test is not root.
 set -uo pipefail
 tw=$(realpath "$1"); python="$2"; src=$(realpath "$3")
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-failures=0
-
-[ "$(id -u)" -eq 0 ] || skip "needs root to run private Slurm daemons as SlurmUser=root"
-bash "$src/scripts/install-deps.sh" --slurm >/dev/null 2>&1 ||
-  skip "Debian's slurmctld, slurmd, slurm-client and munge could not be installed"
-for tool in munged slurmctld slurmd sbatch scontrol sinfo; do
-  command -v "$tool" >/dev/null || skip "$tool not found after installing the packages"
-done
-
-work=$(mktemp -d /tmp/tracewarp-slurm.XXXXXX)
-chmod 755 "$work"
-pids=()
-stop_daemons() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$pid" 2>/dev/null
-  done
-  if [ "$failures" -eq 0 ]; then rm -rf "$work"; else echo "kept $work for inspection"; fi
-}
-trap stop_daemons EXIT
-
-# A free port pair, so that a site's own Slurm on the default ports is never touched.
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-port=$((20000 + $$ % 20000))
-while ! port_free "$port" || ! port_free $((port + 1)); do port=$((port + 2)); done
-
-host=$(hostname -s)
-cpus=$(nproc)
-memory_mib=$(($(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 * 9 / 10))
-mkdir -p "$work/state" "$work/spool/$host" "$work/munge"
-
-# munged with its own key and socket: a munged already running on this host is left alone.
-dd if=/dev/urandom of="$work/munge/key" bs=128 count=1 status=none
-chmod 600 "$work/munge/key"
-munged --foreground --force --key-file="$work/munge/key" --socket="$work/munge/socket" \
-  --pid-file="$work/munge/pid" --log-file="$work/munge/log" --seed-file="$work/munge/seed" \
-  >"$work/munged.out" 2>&1 &
-pids+=($!)
-
-export SLURM_CONF="$work/slurm.conf"
-# cgroup plugins fail in containers ("cgroup namespace 'freezer' not mounted") while srun still
-# exits 0, so the cluster uses linuxproc and task/none, and this test checks outputs, not codes.
-cat >"$SLURM_CONF" <<EOF
-ClusterName=tracewarp-test
-SlurmctldHost=$host
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-AuthInfo=socket=$work/munge/socket
-CredType=cred/munge
-StateSaveLocation=$work/state
-SlurmdSpoolDir=$work/spool/%n
-SlurmctldPidFile=$work/slurmctld.pid
-SlurmdPidFile=$work/slurmd.pid
-SlurmctldLogFile=$work/slurmctld.log
-SlurmdLogFile=$work/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core_Memory
-MpiDefault=none
-ReturnToService=2
-SchedulerType=sched/backfill
-NodeName=$host CPUs=$cpus RealMemory=$memory_mib State=UNKNOWN
-PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
-EOF
-
-started=$(date +%s%N)
-slurmctld -D -i -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
-pids+=($!)
-slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
-pids+=($!)
-ready=no
-for _ in $(seq 100); do
-  if scontrol ping 2>/dev/null | grep -q UP &&
-    [ "$(sinfo -h -N -o %t 2>/dev/null)" = idle ]; then ready=yes; break; fi
-  sleep 0.2
-done
-if [ "$ready" != yes ]; then
-  fail "the private cluster did not come up"
-  tail -5 "$work"/*.out "$work/munge/log" 2>/dev/null
-  exit 1
-fi
-echo "cluster up in $((($(date +%s%N) - started) / 1000000)) ms on ports $port/$((port + 1))"
+# shellcheck source=private_cluster.sh
+source "$src/tests/slurm/private_cluster.sh"
+start_cluster
 
 # Submits a script from the repository root (as users do) and waits for it; prints the job id.
 submit_and_wait() {
