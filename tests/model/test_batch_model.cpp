@@ -21,6 +21,7 @@
 #include "../policy/replay.hpp"
 #include "../support/batch_policies.hpp"
 #include "../support/random_jobs.hpp"
+#include "../support/temp_file.hpp"
 #include "tracewarp/model/batch/batch_model.hpp"
 #include "tracewarp/policy/batch/scheduling.hpp"
 
@@ -318,6 +319,44 @@ TEST_CASE("batch model: the Python examples give their C++ twins' schedules, und
         REQUIRE(python.jobs.size() == reference.jobs.size());
         REQUIRE(std::memcmp(python.jobs.data(), reference.jobs.data(), reference.jobs.size() * sizeof(JobRow)) == 0);
       }
+}
+
+TEST_CASE("batch model: a policy sees each queued job's trace record and priority factors", "[unit][model][batch]") {
+  // The Python policy checks what it is shown and, once it has checked 50 jobs, stops the run
+  // with a message the test expects: an error that proves the checks ran.
+  const testing::TempFile policy(R"(
+class Policy:
+    def __init__(self):
+        self.checked = 0
+    def schedule(self, view):
+        for job in view.queue:
+            record, f = view.record(job), view.factors(job)
+            assert record.partition == record.trace_id % 3 and record.procs == 4 * record.nodes, record
+            assert record.requested == job.requested and record.submit == job.submit
+            assert all(0 <= v <= 1 for v in f.values()), f
+            assert abs(job.priority - (100 * f["age"] + 1000 * f["fairshare"])) < 1e-9, (job.priority, f)
+            self.checked += 1
+            if self.checked == 50:
+                raise RuntimeError("ok: 50 jobs checked")
+        return [job.id for job in view.queue][:1] if view.queue and view.queue[0].nodes <= view.free_nodes else []
+)",
+                                 ".py");
+  workload::Workload w;
+  w.jobs = testing::random_jobs(23, 300, 16, {.max_gap_s = 20, .users = 4});
+  for (std::size_t i = 0; i < w.jobs.size(); ++i) {
+    w.jobs[i].id = i;
+    w.jobs[i].partition = static_cast<std::int32_t>(i % 3);
+    w.jobs[i].procs = 4 * w.jobs[i].nodes;
+  }
+  BatchParams p;
+  p.nodes = 16;
+  p.policy = "python";
+  p.policy_settings.set("python_policy", policy.path());
+  p.priority.order = "multifactor";
+  p.priority.weight_age = 100;
+  p.priority.weight_fairshare = 1000;
+  p.priority.calc_period = 0;  // recomputed at each pass: the priorities are the factors' sum now
+  REQUIRE_THROWS_WITH(run_batch(Communicator::self(), w, p, EngineConfig{}), Catch::Contains("ok: 50 jobs checked"));
 }
 
 TEST_CASE("batch model: EASY and FCFS through the model start every job when the plain replay does",

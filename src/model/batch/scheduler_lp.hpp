@@ -167,8 +167,9 @@ class SchedulerLp {
       for (const auto& [index, running] : running_) charge_usage(job(index), running.start, now);
       usage_accrued_to_ = now;
     }
-    queue_.reprioritise([&](const QueuedJob& q) { return priorities_.priority(q, now); });
+    // The fair-share factors first, from the usage as it is now: the priorities below read them.
     priorities_.mark_computed(now);
+    queue_.reprioritise([&](const QueuedJob& q) { return priorities_.priority(q, now); });
   }
 
   void pass(EventContext& ctx) {
@@ -205,7 +206,9 @@ class SchedulerLp {
                              .depth = shared_->params.queue_depth,
                              .smallest_queued = smallest,
                              .arrival_order = queue_.order() == JobQueue::Order::arrival && !held ? &hints : nullptr,
-                             .running_in_end_order = true};  // by_requested_end_
+                             .running_in_end_order = true,  // by_requested_end_
+                             .records = shared_->workload->jobs,
+                             .priorities = &priorities_};
     const std::uint32_t queued_before = static_cast<std::uint32_t>(queue_.size());
     const auto running_before = static_cast<std::uint32_t>(running.size());  // starts below change `running`
     // What the next pass may take as settled (SchedulingInput::settled_below): the jobs this one

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "tracewarp/core/error.hpp"
+#include "tracewarp/policy/batch/priority.hpp"
 #include "tracewarp/policy/batch/profile.hpp"
 #include "tracewarp/policy/batch/registry.hpp"
 
@@ -95,6 +96,23 @@ struct PythonView {
     return py::make_tuple(sh.start, sh.free);
   }
   AvailabilityProfile profile() const { return AvailabilityProfile(in->now, in->free_nodes, in->running); }
+  // The trace's record of a queued job (None in hand-made inputs).
+  py::object record(const QueuedJob& job) const {
+    const workload::Job* r = in->record_of(job);
+    return r == nullptr ? py::none() : py::cast(*r);
+  }
+  // The priority layer's factors of a queued job now, each in [0, 1] (None without the layer).
+  py::object factors(const QueuedJob& job) const {
+    if (in->priorities == nullptr) return py::none();
+    const PriorityFactors f = in->priorities->factors(job, in->now);
+    py::dict d;
+    d["age"] = f.age;
+    d["fairshare"] = f.fairshare;
+    d["job_size"] = f.job_size;
+    d["queue"] = f.queue;
+    d["expansion"] = f.expansion;
+    return d;
+  }
 };
 
 PYBIND11_EMBEDDED_MODULE(tracewarp, m) {
@@ -129,6 +147,19 @@ PYBIND11_EMBEDDED_MODULE(tracewarp, m) {
             p.reserve(start, duration, nodes);
           },
           py::arg("start"), py::arg("duration"), py::arg("nodes"));
+  py::class_<workload::Job>(m, "Record", "a job as the trace gave it (jobs/job.hpp; times in ticks, -1 unknown)")
+      .def_readonly("trace_id", &workload::Job::id)
+      .def_readonly("submit", &workload::Job::submit)
+      .def_readonly("run", &workload::Job::run, "the actual run time (for oracle studies)")
+      .def_readonly("requested", &workload::Job::requested)
+      .def_readonly("logged_wait", &workload::Job::trace_wait, "the wait the trace recorded")
+      .def_readonly("procs", &workload::Job::procs)
+      .def_readonly("nodes", &workload::Job::nodes)
+      .def_readonly("user", &workload::Job::user)
+      .def_readonly("group", &workload::Job::group)
+      .def_readonly("queue", &workload::Job::queue)
+      .def_readonly("partition", &workload::Job::partition)
+      .def_readonly("status", &workload::Job::status, "the trace's status code");
   py::class_<PythonView>(m, "View", "one pass's input, valid during schedule() only")
       .def_property_readonly("now", [](const PythonView& v) { return v.in->now; })
       .def_property_readonly("total_nodes", [](const PythonView& v) { return v.in->total_nodes; })
@@ -149,7 +180,10 @@ PYBIND11_EMBEDDED_MODULE(tracewarp, m) {
       .def("queue_column", &PythonView::queue_column, py::arg("field"),
            "one field of the queued jobs, in queue order, as a NumPy array (a copy)")
       .def("shadow", &PythonView::shadow, py::arg("nodes"), py::arg("free"), py::arg("started"))
-      .def("profile", &PythonView::profile);
+      .def("profile", &PythonView::profile)
+      .def("record", &PythonView::record, py::arg("job"), "the trace's record of a queued job, or None")
+      .def("factors", &PythonView::factors, py::arg("job"),
+           "the priority layer's factors of a queued job now (age, fairshare, job_size, queue, expansion), or None");
 }
 
 // ---- the interpreter ----
@@ -246,7 +280,7 @@ class PythonPolicy {
     py::object answer;
     try {
       answer = self_.attr("schedule")(py::cast(&view, py::return_value_policy::reference));
-      PassDecision d = decision(answer);
+      PassDecision d = decision(answer, in.now);
       check_ids(d, in);
       return d;
     } catch (py::error_already_set& e) {
@@ -282,7 +316,10 @@ class PythonPolicy {
       throw InputError(describe(e, file_, "saving the policy's attributes (they must be picklable)"));
     }
   }
-  static PassDecision decision(const py::object& answer) {
+  // The answer as a decision. A started job the answer gives no planned start is planned now:
+  // the model takes a job's first plan as its T0 (delay_s), and a job started at once had none
+  // earlier.
+  static PassDecision decision(const py::object& answer, Time now) {
     PassDecision out;
     py::object starts = answer;
     if (py::isinstance<py::tuple>(answer) && py::len(answer) == 2) {
@@ -294,6 +331,11 @@ class PythonPolicy {
       }
     }
     for (const py::handle id : starts) out.start_now.push_back(id.cast<JobId>());
+    std::vector<JobId> planned;
+    for (const Reservation& r : out.reservations) planned.push_back(r.id);
+    std::sort(planned.begin(), planned.end());
+    for (const JobId id : out.start_now)
+      if (!std::binary_search(planned.begin(), planned.end(), id)) out.reservations.push_back({id, now});
     return out;
   }
 

@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "tracewarp/core/time.hpp"
+#include "tracewarp/jobs/job.hpp"
 
 namespace tracewarp::batch {
 
 using JobId = std::uint64_t;
-class QueueIndex;  // policy/batch/queue_index.hpp
+class QueueIndex;     // policy/batch/queue_index.hpp
+class PriorityLayer;  // policy/batch/priority.hpp
 
 // A queued job as policies see it. `nodes` is in the scheduler's units (nodes, or processors:
 // BatchParams::counts_processors); user, group and queue are the trace's numbers (-1 unknown).
@@ -140,6 +142,16 @@ struct SchedulingInput {
   // Optional hint: `running` is in requested-end order (the model keeps it so), which spares a
   // pass checking the order of every running job.
   bool running_in_end_order = false;
+  // Optional: whatever else a policy may order by. `records` are the jobs' records as the trace
+  // gave them (jobs/job.hpp: processors asked, partition, the trace's status, its logged wait,
+  // the actual run time for oracle studies), indexed by QueuedJob::id, which the model sets to
+  // the job's index in its workload; `priorities` is the priority layer, whose factors(job, now)
+  // a policy may weigh its own way. Both empty in hand-made inputs.
+  std::span<const workload::Job> records{};
+  const PriorityLayer* priorities = nullptr;
+  const workload::Job* record_of(const QueuedJob& job) const {
+    return job.id < records.size() ? &records[job.id] : nullptr;
+  }
 };
 
 struct Reservation {
