@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cores_per_node.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/traces/line_reader.hpp"
 #include "tracewarp/traces/trace.hpp"
@@ -180,7 +181,7 @@ class SacctReader final : public TraceReader {
             {"Queues", queues_.listed()},
             {"Note", "sacct: Slurm accounting records; QOS read as the queue"}};
   }
-  std::uint32_t cores_per_node() const override { return mixed_ || cores_per_node_ == 0 ? 1 : cores_per_node_; }
+  std::uint32_t cores_per_node() const override { return cores_per_node_.value(); }
   std::uint64_t bytes_read() const override { return lines_.bytes_read(); }
 
  private:
@@ -242,18 +243,12 @@ class SacctReader final : public TraceReader {
     if (nodes <= 0 && cpus <= 0) return tally_.drop("no nodes or CPUs"), false;
     job.nodes = static_cast<std::uint32_t>(nodes > 0 ? nodes : cpus);
     job.procs = static_cast<std::uint32_t>(cpus > 0 ? cpus : nodes);
-    if (nodes > 0 && cpus > 0) note_cores_per_node(static_cast<double>(cpus) / static_cast<double>(nodes));
+    if (nodes > 0 && cpus > 0) cores_per_node_.note(static_cast<double>(cpus), static_cast<double>(nodes));
     if (user_) job.user = users_.id(f[*user_]);
     if (group_) job.group = groups_.id(f[*group_]);
     if (partition_) job.partition = partitions_.id(f[*partition_]);
     if (qos_) job.queue = queues_.id(f[*qos_]);
     return true;
-  }
-  // cores per node: NCPUS / NNodes when every job gives the same whole ratio, else 1.
-  void note_cores_per_node(double ratio) {
-    const auto whole = static_cast<std::uint32_t>(ratio);
-    if (ratio != whole || whole == 0 || (cores_per_node_ > 0 && cores_per_node_ != whole)) mixed_ = true;
-    cores_per_node_ = whole;
   }
 
   LineReader lines_;
@@ -262,8 +257,7 @@ class SacctReader final : public TraceReader {
   std::size_t submit_ = 0, start_ = 0, end_ = 0, state_ = 0;
   workload::ReadTally tally_;
   Names users_, groups_, partitions_, queues_;
-  std::uint32_t cores_per_node_ = 0;
-  bool mixed_ = false;
+  detail::CoresPerNode cores_per_node_;
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "cores_per_node.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/traces/input_limits.hpp"
 #include "tracewarp/traces/sacct.hpp"
@@ -324,7 +325,7 @@ class AlcfReader final : public CsvTraceReader {
     for (const char* name : {"job", "user", "cpu_num", "node_num", "submit_time", "wait_time", "run_time", "wall_time"})
       index_[name] = find(name);
   }
-  std::uint32_t cores_per_node() const override { return mixed_ || cores_per_node_ == 0 ? 1 : cores_per_node_; }
+  std::uint32_t cores_per_node() const override { return cores_per_node_.value(); }
 
  private:
   static std::vector<std::string> read_columns(const std::string& path) {
@@ -369,18 +370,10 @@ class AlcfReader final : public CsvTraceReader {
     job.nodes = static_cast<std::uint32_t>(nodes);
     const double cpus = r.count(index_["cpu_num"]);
     job.procs = cpus > 0 ? static_cast<std::uint32_t>(cpus) : job.nodes;
-    if (cpus > 0) note_cores_per_node(cpus / nodes);
+    if (cpus > 0) cores_per_node_.note(cpus, nodes);
     return true;
   }
-  // The machine's cores per node, from the jobs: cpu_num / node_num when every job that gives
-  // both has the same whole ratio (Mira 16, Theta 64), else 1.
-  void note_cores_per_node(double ratio) {
-    const auto whole = static_cast<std::uint32_t>(ratio);
-    if (ratio != whole || whole == 0 || (cores_per_node_ > 0 && cores_per_node_ != whole)) mixed_ = true;
-    cores_per_node_ = whole;
-  }
-  std::uint32_t cores_per_node_ = 0;
-  bool mixed_ = false;
+  detail::CoresPerNode cores_per_node_;
   std::map<std::string, std::size_t> index_;
 };
 
