@@ -24,6 +24,7 @@ struct RunOptions {
   int ranks_per_run = 0;
   bool keys = false;
   bool quiet = false;
+  double progress_every_s = 30;
   bool resume = false;
   bool force = false;
 };
@@ -106,7 +107,7 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
   };
   sweep.on_written = [counter, shown, &o, runs](const config::RunSpec& run, const model::RunOutput& out) {
     counter->finished();
-    if (shown) std::fputs("\r\033[K", stderr);  // clears a progress line before stdout is written
+    if (progress_shown(o.quiet)) std::fputs("\r\033[K", stderr);  // clears a progress line before stdout
     if (!o.quiet) print_run(run, out, runs == 1);
     if (shown) {
       std::fflush(stdout);
@@ -114,9 +115,11 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
       std::fflush(stderr);
     }
   };
-  sweep.progress = [&o, counter, runs](const config::RunSpec& run) {
+  auto plain = std::make_shared<PlainProgress>();
+  plain->every_s = o.progress_every_s;
+  sweep.progress = [&o, counter, runs, plain](const config::RunSpec& run) {
     return terminal_progress([id = run.id, counter, runs] { return runs > 1 ? id + " [" + counter->text() + "]" : id; },
-                             o.quiet);
+                             o.quiet, plain);
   };
   const std::string output = experiment::run_sweep(world, experiment, sweep);
   if (world.rank() == 0 && shown) std::fputc('\n', stderr);  // ends the sweep's progress line
@@ -138,6 +141,13 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
                   "ranks per run of a sweep (default: engine.ranks_per_run, else all)");
   cmd->add_flag("--keys", o->keys, "list every configuration key with its type, default and meaning");
   cmd->add_flag("-q,--quiet", o->quiet, "print nothing but errors");
+  // An option, not a key: it changes no result, so it is neither stored with the runs nor part of
+  // what --resume compares.
+  cmd->add_option("--progress-every", o->progress_every_s,
+                  "seconds of wall-clock time between progress lines when stderr is not a terminal (mpirun, a "
+                  "Slurm job's output file), from rank 0; 0 = none")
+      ->check(CLI::NonNegativeNumber)
+      ->default_val(30);
   cmd->add_flag("--resume", o->resume,
                 "keep the finished runs of an interrupted sweep writing the same file (its OUTPUT.journal), continue "
                 "runs in progress from their checkpoints (engine.checkpoint_every_s) and run only the rest; refused if "

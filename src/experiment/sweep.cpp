@@ -532,7 +532,6 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
         if (display) display(p);
       };
     const model::RunOutput out = model.run(comm, run.config, engine);
-    if (display) std::fputc('\n', stderr);  // ends the progress line
     if (sink) {
       sink->write_own(run, out);
       sink->receive(false);

@@ -18,6 +18,19 @@ for other in three groups; do
     pass "identical model data: 1 rank vs $other"; else fail "identical model data: 1 rank vs $other"; fi
 done
 
+# Under mpirun stderr is a pipe or a file, not a terminal: progress comes as whole lines from
+# rank 0 every --progress-every seconds of wall-clock time, and not at all with -q.
+printf '[phold]\nlps = 1024\nend = 300\n[sweep]\n"phold.remote" = [0.1, 0.5]\n' >"$work/progress.toml"
+for quiet in "" -q; do
+  "$mpirun" -np 2 --oversubscribe "$tw" run "$work/progress.toml" -o "$work/progress.h5" --force $quiet \
+    --set engine.sync=optimistic --progress-every 0.1 2>"$work/progress.err" >/dev/null ||
+    fail "progress sweep $quiet"
+  lines=$(grep -cE '^\[tracewarp\] [0-9]+ s: run-000[01] \[[0-9]/2 runs done.*events/s \(rank 0\)' "$work/progress.err")
+  if [ -z "$quiet" ] && [ "$lines" -ge 2 ]; then pass "progress lines under mpirun, stderr to a file ($lines)"
+  elif [ -n "$quiet" ] && [ ! -s "$work/progress.err" ]; then pass "no progress lines with -q"
+  else fail "progress lines under mpirun ($quiet): $lines"; cat "$work/progress.err"; fi
+done
+
 expect "report lists every run" 0 "run-0003  experiment.seed=2, phold.remote=1.0 .*committed=" -- "$tw" report "$work/one.h5"
 expect "report --json" 0 '"complete":true' -- "$tw" report --json "$work/one.h5"
 expect "--set overrides a key" 0 "run-0000 .*committed=" -- "$tw" run "$sweep" -o "$work/set.h5" --set phold.lps=32 --set experiment.replications=1
