@@ -138,7 +138,8 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
                   "override a key: --set phold.remote=1.0 (repeatable; a key given twice takes the last value)")
       ->take_all();
   cmd->add_option("--ranks-per-run", o->ranks_per_run,
-                  "ranks per run of a sweep (default: engine.ranks_per_run, else all)");
+                  "ranks per run of a sweep (default: engine.ranks_per_run, else all, or one each where the "
+                  "runs are sequential)");
   cmd->add_flag("--keys", o->keys, "list every configuration key with its type, default and meaning");
   cmd->add_flag("-q,--quiet", o->quiet, "print nothing but errors");
   // An option, not a key: it changes no result, so it is neither stored with the runs nor part of

@@ -12,7 +12,8 @@ const ParamTable<RunLayout>& run_layout_params() {
   static const ParamTable<RunLayout> table =
       ParamTable<RunLayout>("engine")
           .integer("ranks_per_run", &RunLayout::ranks_per_run,
-                   "ranks that run one run of a sweep together (0 = all ranks); also --ranks-per-run")
+                   "ranks that run one run of a sweep together (0 = all ranks, or one each where every run is "
+                   "sequential, the default engine.sync); also --ranks-per-run")
           .for_whole_sweep();
   return table;
 }

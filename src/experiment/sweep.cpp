@@ -11,6 +11,7 @@
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
@@ -547,13 +548,28 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
 
 }  // namespace
 
+namespace {
+// --ranks-per-run, else engine.ranks_per_run; unset (0), all ranks together (0) where the runs
+// synchronise across ranks, and one rank each where every run is sequential (engine.sync's
+// default, which runs on one rank): the ranks then share out the runs, and `mpirun -np 4` on a
+// sweep of sequential runs runs four at a time instead of refusing.
+int ranks_per_run(const SweepOptions& o, const config::Experiment& experiment,
+                  const std::vector<config::RunSpec>& runs) {
+  if (o.ranks_per_run > 0) return o.ranks_per_run;
+  const auto configured = static_cast<int>(run_layout_params().read(experiment.base).ranks_per_run);
+  if (configured > 0) return configured;
+  const bool sequential = std::all_of(runs.begin(), runs.end(), [](const config::RunSpec& run) {
+    return engine_params().read(run.config).sync == SyncMode::sequential;
+  });
+  return sequential ? 1 : 0;
+}
+}  // namespace
+
 std::string run_sweep(const Communicator& world, const config::Experiment& experiment, const SweepOptions& o) {
   const model::ModelInfo& model = model::find_model(model_params().read(experiment.base).model);
   const std::vector<config::RunSpec> runs = experiment.runs();
   for (const config::RunSpec& run : runs) engine_params().read(run.config);  // every run valid before any runs
-  const std::uint32_t configured = run_layout_params().read(experiment.base).ranks_per_run;
-  const GroupLayout layout =
-      group_layout(world.size(), world.rank(), o.ranks_per_run > 0 ? o.ranks_per_run : static_cast<int>(configured));
+  const GroupLayout layout = group_layout(world.size(), world.rank(), ranks_per_run(o, experiment, runs));
   const Communicator comm = world.split(layout.group, world.rank());
   const std::string output = o.output.empty() ? config::output_params().read(experiment.base).file : o.output;
   const boost::mpi::communicator control = world.as_boost();

@@ -93,7 +93,11 @@ tick_s = 60.0
 "workload.iat_scale" = [1.0, 0.25]
 "workload.wra" = [0.0, 0.2]
 TOML
-"$mpirun" -np 2 --oversubscribe "$tw" run "$work/wrsa.toml" -o "$work/wrsa.h5" -q --ranks-per-run 1 || fail "WRSA sweep"
+# Sequential runs (engine.sync's default) under mpirun: one rank per run unless told otherwise.
+"$mpirun" -np 2 --oversubscribe "$tw" run "$work/wrsa.toml" -o "$work/wrsa.h5" -q || fail "WRSA sweep"
+if "$python" -c "import h5py, sys; sys.exit(int(h5py.File(sys.argv[1]).attrs['ranks_per_run'] != 1))" "$work/wrsa.h5"; then
+  pass "a sweep of sequential runs on 2 ranks runs one per rank by default"
+else fail "a sweep of sequential runs on 2 ranks runs one per rank by default"; fi
 if "$python" "$src/experiments/wrsa-backfill/plot.py" "$work/wrsa.h5" --out "$work/wplots" >/dev/null 2>&1 &&
   [ -s "$work/wplots/makespan.png" ] && [ -s "$work/wplots/user_wrsa.png" ]; then
   pass "experiments/wrsa-backfill/plot.py draws from a results file"; else fail "wrsa-backfill/plot.py"; fi

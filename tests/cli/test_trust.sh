@@ -196,7 +196,8 @@ expect "engine.sync = bogus names the key" 2 "--set: engine.sync: unknown synchr
 
 expect "sequential runs on 2 ranks per run are refused before any file, with a hint that works" 2 \
   'engine.sync = "sequential" runs on one rank, and each run of this sweep has 2: --set engine.sync=optimistic' -- \
-  env TRACEWARP_DATA=A "$mpirun" -np 2 --oversubscribe "$tw" run replay.toml -o seq.h5 --set batch.policy=easy
+  env TRACEWARP_DATA=A "$mpirun" -np 2 --oversubscribe "$tw" run replay.toml -o seq.h5 --set batch.policy=easy \
+  --ranks-per-run 2
 [ ! -e seq.h5.journal ] || fail "the sequential refusal made files"
 
 expect "--set on a swept key says that it fixes it" 0 "note: --set phold.remote fixes a swept key: its 2 values in .*sweep.toml give way to one" -- \

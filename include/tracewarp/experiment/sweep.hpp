@@ -24,7 +24,7 @@ struct GroupLayout {
 GroupLayout group_layout(int world_size, int world_rank, int ranks_per_run);
 
 struct SweepOptions {
-  int ranks_per_run = 0;       // 0: engine.ranks_per_run, else all ranks
+  int ranks_per_run = 0;       // 0: engine.ranks_per_run, else all ranks (one each if all runs are sequential)
   std::string output;          // results file; empty: output.file
   Attributes file_attributes;  // written at the top of the file (tool_version, git_revision, ...)
   // Keep the finished runs of an interrupted sweep (its journal, experiment/journal.hpp) and run
