@@ -20,7 +20,7 @@ done
 
 # Under mpirun stderr is a pipe or a file, not a terminal: progress comes as whole lines from
 # rank 0 every --progress-every seconds of wall-clock time, and not at all with -q.
-printf '[phold]\nlps = 1024\nend = 300\n[sweep]\n"phold.remote" = [0.1, 0.5]\n' >"$work/progress.toml"
+printf '[phold]\nlps = 1024\nend = 1000\n[sweep]\n"phold.remote" = [0.1, 0.5]\n' >"$work/progress.toml"
 for quiet in "" -q; do
   "$mpirun" -np 2 --oversubscribe "$tw" run "$work/progress.toml" -o "$work/progress.h5" --force $quiet \
     --set engine.sync=optimistic --progress-every 0.1 2>"$work/progress.err" >/dev/null ||
