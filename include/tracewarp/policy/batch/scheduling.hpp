@@ -165,9 +165,11 @@ struct PassDecision {
   // contiguous range, in the same order; empty = the model's allocation rule places them.
   std::vector<std::uint32_t> first_nodes;
   std::vector<Reservation> reservations;  // plans made this pass (including start_now jobs)
-  // Reservations from earlier passes that could not be kept. Only a scheduling tick (a planned
-  // start falling between two passes) or a speculative state that the engine will roll back
-  // can cause this; models report the count.
+  // Reservations from earlier passes that could not be kept: a plan counts on each running job
+  // ending by its requested end, so a job that runs past it (batch.kill_at_walltime = false, or
+  // within batch.walltime_grace_s) holds nodes a reservation was given; a scheduling tick (a
+  // planned start falling between two passes) or a speculative state that the engine will roll
+  // back does too. Models report the count.
   std::uint64_t broken_reservations = 0;
   // Interval scheduling: the node x interval cells a per-node, per-interval plan table would read
   // in this pass (the K computer study's cost argument: it grows with nodes x intervals), counted
