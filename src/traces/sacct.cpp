@@ -4,10 +4,10 @@
 #include <charconv>
 #include <map>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "cores_per_node.hpp"
+#include "name_table.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/traces/line_reader.hpp"
 #include "tracewarp/traces/trace.hpp"
@@ -108,28 +108,8 @@ std::string unfinished(std::string_view state) {
   return reason;
 }
 
-// Names to small numbers in order of first appearance, listed for the header.
-class Names {
- public:
-  std::int32_t id(std::string_view name) {
-    if (name.empty()) return -1;
-    const auto [it, inserted] = ids_.emplace(std::string(name), static_cast<std::int32_t>(order_.size()));
-    if (inserted) order_.emplace_back(name);
-    return it->second;
-  }
-  std::string listed() const {
-    std::string out;
-    for (std::size_t i = 0; i < order_.size(); ++i) {
-      if (i > 0) out.push_back(' ');
-      out.append(std::to_string(i)).append("=").append(order_[i]);
-    }
-    return out;
-  }
-
- private:
-  std::unordered_map<std::string, std::int32_t> ids_;
-  std::vector<std::string> order_;
-};
+// A name's number, or -1 for an empty field (sacct leaves steps' and some jobs' names empty).
+std::int32_t id_of(detail::NameTable& names, std::string_view name) { return name.empty() ? -1 : names.id(name); }
 
 class SacctReader final : public TraceReader {
  public:
@@ -244,10 +224,10 @@ class SacctReader final : public TraceReader {
     job.nodes = static_cast<std::uint32_t>(nodes > 0 ? nodes : cpus);
     job.procs = static_cast<std::uint32_t>(cpus > 0 ? cpus : nodes);
     if (nodes > 0 && cpus > 0) cores_per_node_.note(static_cast<double>(cpus), static_cast<double>(nodes));
-    if (user_) job.user = users_.id(f[*user_]);
-    if (group_) job.group = groups_.id(f[*group_]);
-    if (partition_) job.partition = partitions_.id(f[*partition_]);
-    if (qos_) job.queue = queues_.id(f[*qos_]);
+    if (user_) job.user = id_of(users_, f[*user_]);
+    if (group_) job.group = id_of(groups_, f[*group_]);
+    if (partition_) job.partition = id_of(partitions_, f[*partition_]);
+    if (qos_) job.queue = id_of(queues_, f[*qos_]);
     return true;
   }
 
@@ -256,7 +236,7 @@ class SacctReader final : public TraceReader {
   std::optional<std::size_t> id_, job_id_, nodes_, cpus_, user_, group_, partition_, qos_, limit_;
   std::size_t submit_ = 0, start_ = 0, end_ = 0, state_ = 0;
   workload::ReadTally tally_;
-  Names users_, groups_, partitions_, queues_;
+  detail::NameTable users_, groups_, partitions_, queues_;
   detail::CoresPerNode cores_per_node_;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cores_per_node.hpp"
+#include "name_table.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/traces/input_limits.hpp"
 #include "tracewarp/traces/sacct.hpp"
@@ -75,17 +76,7 @@ class CsvRow {
   std::vector<std::string_view> fields_;
 };
 
-// Names (users, jobs given as strings) to small dense integers, in order of first appearance.
-class NameTable {
- public:
-  std::int32_t id(std::string_view name) {
-    const auto [it, inserted] = ids_.emplace(std::string(name), static_cast<std::int32_t>(ids_.size()));
-    return it->second;
-  }
-
- private:
-  std::unordered_map<std::string, std::int32_t> ids_;
-};
+using detail::NameTable;
 
 Time seconds_to_time(double s) { return static_cast<Time>(std::llround(s * kTicksPerSecond)); }
 

@@ -76,7 +76,7 @@ TEST_CASE("priority: fair share after a known usage history", "[unit][batch][pri
   // User 1 used 3,000 unit-seconds, user 2 1,000: U = 3/4 and 1/4 of the total.
   layer.charge(1, 3000);
   layer.charge(2, 1000);
-  layer.mark_computed(0);
+  layer.begin_computation(0);
   CHECK(layer.factors(job(1, 10, 0, 1), 0).fairshare == Approx(std::pow(2.0, -1.5)));  // 2^(-0.75 / 0.5)
   CHECK(layer.factors(job(1, 10, 0, 2), 0).fairshare == Approx(std::pow(2.0, -0.5)));  // 2^(-0.25 / 0.5)
   CHECK(layer.factors(job(1, 10, 0, 3), 0).fairshare == 1);                            // no usage
@@ -87,7 +87,7 @@ TEST_CASE("priority: fair share after a known usage history", "[unit][batch][pri
   layer.charge(2, 1000);
   // Factors move only when the priorities are recomputed (the calc period), not at each charge.
   CHECK(layer.factors(job(1, 10, 0, 1), 0).fairshare == Approx(std::pow(2.0, -1.5)));
-  layer.mark_computed(from_seconds(100.0));
+  layer.begin_computation(from_seconds(100.0));
   CHECK(layer.factors(job(1, 10, 0, 1), 0).fairshare == Approx(0.5));  // 2^(-0.5 / 0.5)
   CHECK(layer.factors(job(1, 10, 0, 2), 0).fairshare == Approx(0.5));
   // The next computation is due one calc period (5 minutes by default) later.

@@ -167,8 +167,7 @@ class SchedulerLp {
       for (const auto& [index, running] : running_) charge_usage(job(index), running.start, now);
       usage_accrued_to_ = now;
     }
-    // The fair-share factors first, from the usage as it is now: the priorities below read them.
-    priorities_.mark_computed(now);
+    priorities_.begin_computation(now);
     queue_.reprioritise([&](const QueuedJob& q) { return priorities_.priority(q, now); });
   }
 

@@ -93,7 +93,7 @@ PriorityLayer::PriorityLayer(PrioritySettings settings, std::uint64_t machine_un
   for (const auto& entry : settings_.queue_priority) top_queue_priority_ = std::max(top_queue_priority_, entry.second);
 }
 
-void PriorityLayer::mark_computed(Time now) {
+void PriorityLayer::begin_computation(Time now) {
   next_calc_ = now + settings_.calc_period;  // period 0: due again at the next pass
   fairshare_.clear();
   if (settings_.weight_fairshare <= 0 || total_usage_ <= 0) return;

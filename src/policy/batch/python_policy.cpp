@@ -345,7 +345,7 @@ class PythonPolicy {
     if (d.start_now.empty() && d.reservations.empty()) return;
     std::vector<JobId> queued;
     for (const QueuedJob& j : in.queue) queued.push_back(j.id);
-    std::sort(queued.begin(), queued.end());
+    if (in.arrival_order == nullptr) std::sort(queued.begin(), queued.end());  // in arrival order: ids ascend
     const auto refuse = [&](JobId id, const char* what) {
       throw InputError(file_ + ": schedule() at t = " + std::to_string(in.now) + " " + what + " " + std::to_string(id) +
                        ", which is not a queued job");

@@ -76,11 +76,13 @@ class PriorityLayer {
 
   bool by_arrival() const { return arrival_; }
   bool tracks_usage() const { return !by_arrival() && settings_.weight_fairshare > 0; }
-  // Whether the queue's priorities are due to be recomputed at `now`; mark_computed(now) after.
+  // Whether the queue's priorities are due to be recomputed at `now`; begin_computation(now)
+  // first, then priority() of each job.
   bool due(Time now) const { return !by_arrival() && now >= next_calc_; }
-  // After a recomputation at `now`: the fair-share factors are taken from the usage as it is now
-  // until the next one, and the next is due a calc period later.
-  void mark_computed(Time now);
+  // Starts a recomputation at `now`, once the usage has been brought up to now: the fair-share
+  // factors are taken from the usage as it is now and kept until the next one, which is due a
+  // calc period later.
+  void begin_computation(Time now);
 
   PriorityFactors factors(const QueuedJob& job, Time now) const;
   double priority(const QueuedJob& job, Time now) const;

@@ -65,8 +65,7 @@ void register_batch_policy(BatchPolicyInfo info);
 
 // A policy's registration, one object at namespace scope in the policy's file.
 struct RegisteredBatchPolicy {
-  struct NoKeys {};
-  // A policy without keys, made by `make()` (its default constructor if not given).
+  // A policy without keys, made by `make()`.
   template <class Make>
   RegisteredBatchPolicy(std::string name, std::string description, Make make, bool contiguous_only = false) {
     register_batch_policy({std::move(name), std::move(description), contiguous_only, nullptr, [](const Config&) {},
