@@ -119,11 +119,14 @@ model::RunOutput from_wire(WireOutput&& w, const model::ModelInfo& model) {
   return out;
 }
 
-void write_run(results::Writer& writer, const config::RunSpec& run, const model::RunOutput& out) {
+// `output` is the file written (-o, else output.file), which the run's output.file records.
+void write_run(results::Writer& writer, const std::string& output, const config::RunSpec& run,
+               const model::RunOutput& out) {
   Attributes a = out.run_attributes;
   const model::ModelInfo& model = model::find_model(run.config.get_string("experiment.model"));
   for (const auto& [k, v] : run.config.values())
-    if (model.describes(k)) a[k] = to_attr(v);
+    if (model.records(run.config, k)) a[k] = to_attr(v);
+  a["output.file"] = output;
   a["varied"] = run.varied_text();
   a["run_index"] = static_cast<std::int64_t>(run.index);
   writer.add_run(run.id, a);
@@ -429,7 +432,7 @@ class ResultsSink {
     std::future<void> recorded;
     if (!journaled)
       recorded = std::async(std::launch::async, [&] { sweep_.journal.record(run, serialise(out).parts()); });
-    write_run(writer_, run, out);
+    write_run(writer_, sweep_.output, run, out);
     writer_.flush();
     if (recorded.valid()) recorded.get();
     if (sweep_.o.on_written) sweep_.o.on_written(run, out);

@@ -29,7 +29,7 @@ const ParamTable<GeneratorChoice>& generator_params() {
     for (const ModelInfo& m : models())
       for (const WorkloadGenerator& g : m.generators) {
         names.push_back(g.name);
-        described += "; " + g.name + ": " + g.description;
+        described += "; " + g.name + ": " + g.description + ", keys " + g.section + ".*";
       }
     return ParamTable<GeneratorChoice>("workload")
         .choice("generator", &GeneratorChoice::generator, names,
@@ -69,6 +69,16 @@ bool ModelInfo::describes(const std::string& key) const {
   if (section == "experiment" || section == "engine" || section == "output") return true;
   if (section == "workload") return reads_workload;
   return find_config_key(keys, key) != nullptr;
+}
+
+bool ModelInfo::records(const Config& run, const std::string& key) const {
+  if (!describes(key)) return false;
+  const std::string generator = generator_params().read(run).generator;
+  if (!generator.empty() && find_config_key(workload::source_params().schema(), key) != nullptr) return false;
+  const std::string section = key.substr(0, key.find('.'));
+  for (const WorkloadGenerator& g : generators)
+    if (g.section == section) return g.name == generator;
+  return !unused_by || !unused_by(run, key);
 }
 
 Attributes workload_attributes(const workload::Workload& w) {

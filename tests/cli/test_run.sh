@@ -98,6 +98,22 @@ TOML
 if "$python" -c "import h5py, sys; sys.exit(int(h5py.File(sys.argv[1]).attrs['ranks_per_run'] != 1))" "$work/wrsa.h5"; then
   pass "a sweep of sequential runs on 2 ranks runs one per rank by default"
 else fail "a sweep of sequential runs on 2 ranks runs one per rank by default"; fi
+# A run records the keys it used: a policy's keys only under that policy, a generator's or the
+# multifactor priority's only when chosen, a trace's only when read; output.file is the file
+# written (-o here).
+if "$python" - "$work/wrsa.h5" <<'PY'; then
+import sys, h5py
+f = h5py.File(sys.argv[1])
+for run in f["runs"].values():
+    keys, policy = set(run.attrs), run.attrs["batch.policy"]
+    assert ("batch.wrsa_alpha" in keys) == (policy in ("wrsa-or", "wrsa-ar")), (policy, "wrsa_alpha")
+    assert "batch.interval_pattern" not in keys and "batch.reserved_jobs" not in keys, policy
+    assert not any(k.startswith("kmix.") for k in keys) and "workload.trace" in keys
+    assert "batch.priority" in keys and "batch.priority_weight_age" not in keys
+    assert run.attrs["output.file"] == sys.argv[1], run.attrs["output.file"]
+PY
+  pass "runs record the keys they used and the file written"
+else fail "runs record the keys they used and the file written"; fi
 if "$python" "$src/experiments/wrsa-backfill/plot.py" "$work/wrsa.h5" --out "$work/wplots" >/dev/null 2>&1 &&
   [ -s "$work/wplots/makespan.png" ] && [ -s "$work/wplots/user_wrsa.png" ]; then
   pass "experiments/wrsa-backfill/plot.py draws from a results file"; else fail "wrsa-backfill/plot.py"; fi

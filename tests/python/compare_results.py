@@ -31,8 +31,11 @@ def differences(a_path, b_path, allow_new=False):
 
 def run_differences(run, ga, gb, a_path, b_path, allow_new):
     problems = []
-    params_a = {k: v for k, v in ga.attrs.items() if not k.startswith("engine.")}
-    params_b = {k: v for k, v in gb.attrs.items() if not k.startswith("engine.")}
+    # (engine.* and output.file say how and where a run was written, not what it computed)
+    def params(g):
+        return {k: v for k, v in g.attrs.items() if not k.startswith("engine.") and k != "output.file"}
+
+    params_a, params_b = params(ga), params(gb)
     # (with --allow-new-parameters, keys in one file only are fine either way: files written
     # before runs recorded only their own model's keys held every model's)
     keys_differ = False if allow_new else params_a.keys() != params_b.keys()

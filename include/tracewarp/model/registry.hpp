@@ -51,6 +51,7 @@ struct RunOutput {
 // workload it returns is already transformed by the workload.* keys.
 struct WorkloadGenerator {
   std::string name;
+  std::string section;  // its keys' section (kmix: kmix.*), recorded only for the runs it generates
   std::string description;
   std::function<workload::Workload(const Config&)> make;
 };
@@ -71,10 +72,17 @@ struct ModelInfo {
   // execution needs: a sweep refuses engine.sync = "conservative" without one before it starts.
   bool declares_lookahead = true;
 
+  // Keys of this model that a run of the given configuration leaves unread (another batch
+  // policy's, say); null: none.
+  std::function<bool(const Config&, const std::string& key)> unused_by = {};
+
   // Whether a key says something about this model's runs: its own keys, the experiment, engine
-  // and output sections, and workload.* when it reads a workload. A results file records these
-  // for each run, not every model's keys.
+  // and output sections, and workload.* when it reads a workload.
   bool describes(const std::string& key) const;
+  // Whether a run's results record the key: described, and read by that run. A generator's keys
+  // are recorded only for the runs it generates, a trace's only for runs that read one, and
+  // unused_by leaves out the model's own, so that a results file states what the run used.
+  bool records(const Config& run, const std::string& key) const;
 };
 
 // A model as an experiment runs it, from its own three parts; make_model writes the rest once.

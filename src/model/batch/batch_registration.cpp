@@ -252,6 +252,16 @@ const ParamTable<BatchParams>& param_table() {
   return table;
 }
 
+// The keys a run leaves unread: the other policies' keys, and the multifactor priority's settings
+// under arrival order.
+bool unused_by_run(const Config& c, const std::string& key) {
+  if (key != "batch.priority" && find_config_key(priority_params().schema(), key) != nullptr)
+    return c.get_string("batch.priority") != "multifactor";
+  if (find_config_key(policy_keys(), key) == nullptr) return false;
+  const BatchPolicyInfo& policy = find_batch_policy(c.get_string("batch.policy"));
+  return policy.keys == nullptr || find_config_key(*policy.keys, key) == nullptr;
+}
+
 const model::ModelInfo& batch_model() {
   static const model::ModelInfo info = [] {
     model::ModelInfo m = model::make_model<Prepared, BatchResult>(
@@ -259,8 +269,9 @@ const model::ModelInfo& batch_model() {
         {&job_table_schema(), &allocation_table_schema(), &series_table_schema(), &pass_table_schema(),
          &user_table_schema()},
         model::keys_of(param_table(), kmix_params(), kmix_group_params()),
-        {{"kcomputer", "the K computer job mix, keys kmix.*", generate_kcomputer}}, {prepare, run, output});
+        {{"kcomputer", "kmix", "the K computer job mix", generate_kcomputer}}, {prepare, run, output});
     m.declares_lookahead = false;  // its LPs send each other events without delay
+    m.unused_by = unused_by_run;
     return m;
   }();
   return info;

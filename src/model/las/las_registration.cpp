@@ -104,7 +104,7 @@ const model::ModelInfo& las_model() {
         "multi-resource LAS: central placement and per-node LAS with preemption (docs/studies.md#las); keys las.*",
         {&task_table_schema(), &interval_table_schema(), &cdf_table_schema()},
         model::keys_of(param_table(), capacity_params(), lasmix_params()),
-        {{"las", "the LAS task mix, keys lasmix.*", generate_las}}, {prepare, run, output});
+        {{"las", "lasmix", "the LAS task mix", generate_las}}, {prepare, run, output});
     m.declares_lookahead = false;  // its LPs send each other events without delay
     return m;
   }();
