@@ -46,6 +46,10 @@ def rows_of(path):
         policy = run["batch.policy"] + ("" if priority == "arrival" else f" ({priority})")
         if str(run.get("experiment.name", "")).startswith("as-ran-"):  # experiments/replay/as-ran/
             policy = "as ran: " + policy
+        swept = [part for part in str(run.get("varied", "")).split(", ")  # a sweep's other keys tell its rows apart
+                 if part and not part.startswith(("batch.policy=", "batch.resources=", "batch.kill_at_walltime="))]
+        if swept:
+            policy += " [" + ", ".join(swept) + "]"
         yield {"log": name, "policy": policy, "resources": mode, "past walltime": cut,
                **{key: run.get("summary." + key, float("nan")) for _, key, _ in COLUMNS}}
 

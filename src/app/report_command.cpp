@@ -10,12 +10,15 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 #include "commands.hpp"
+#include "run_table.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/files.hpp"
 #include "tracewarp/engine/communicator.hpp"
 #include "tracewarp/experiment/journal.hpp"
+#include "tracewarp/model/registry.hpp"
 #include "tracewarp/results/file.hpp"
 
 namespace tracewarp::app {
@@ -82,7 +85,7 @@ std::string resume_command(const Attributes& top, const std::string& output) {
   return command + " --resume`";
 }
 
-void report(const std::string& given, bool json) {
+void report(const std::string& given, bool json, const std::string& columns) {
   const std::string path = file_to_read(given);
   const std::string output = final_name(path);
   std::unique_ptr<results::Reader> reader;
@@ -117,20 +120,43 @@ void report(const std::string& given, bool json) {
                 get(top, "ranks").c_str(), get(top, "start_time").c_str(),
                 complete ? "" : " (the run that wrote it did not finish)");
   }
+  // The text table's rows: its columns are known once every run's swept keys are.
+  std::vector<std::tuple<std::string, Attributes, std::optional<Attributes>>> rows;
+  std::vector<std::string> swept;
+  const Attributes* first_summary = nullptr;
   for (const std::string& run : file.runs()) {
     const Attributes attrs = file.run_attributes(run);
     nlohmann::json entry = {{"id", run}, {"varied", get(attrs, "varied")}};
-    std::string line;
+    std::optional<Attributes> summary;
     try {
-      for (const auto& [k, v] : file.summary(run)) {
-        entry["summary"][k] = attr_json(v);
-        line += (line.empty() ? "" : ", ") + k + "=" + to_text(v);
-      }
-    } catch (const IoError&) {
-      line = "(no summary: run not finished)";
+      summary = file.summary(run);
+      for (const auto& [k, v] : *summary) entry["summary"][k] = attr_json(v);
+    } catch (const IoError&) {  // the run did not finish
     }
     out["runs"].push_back(entry);
-    if (!json) std::printf("  %s  %-40s  %s\n", run.c_str(), get(attrs, "varied").c_str(), line.c_str());
+    const std::string varied = attrs.count("varied") ? to_text(attrs.at("varied")) : "";
+    for (const std::string& key : swept_keys(varied))
+      if (std::find(swept.begin(), swept.end(), key) == swept.end()) swept.push_back(key);
+    rows.emplace_back(run, swept_values(varied, attrs), std::move(summary));
+  }
+  const Attributes* first_values = rows.empty() ? nullptr : &std::get<1>(rows.front());
+  for (const auto& row : rows)
+    if (!first_summary && std::get<2>(row)) first_summary = &*std::get<2>(row);
+  if (!json && !rows.empty()) {
+    const std::string model = top.count("model") ? to_text(top.at("model")) : "";
+    std::vector<std::string> headline;
+    for (const model::ModelInfo& m : model::models())
+      if (m.name == model) headline = m.headline;
+    RunTable table(swept, table_columns(columns, headline.empty() ? std::vector<std::string>{"all"} : headline));
+    table.fit(*first_values, first_summary ? *first_summary : Attributes{});
+    for (const auto& [run, values, summary] : rows) table.fit(values, summary ? *summary : Attributes{});
+    std::printf("%s\n", table.header().c_str());
+    if (first_summary)
+      for (const std::string& name : table.missing(*first_summary))
+        std::fprintf(stderr, "tracewarp: warning: --columns: the runs have no figure '%s'\n", name.c_str());
+    for (const auto& [run, values, summary] : rows)
+      std::printf("%s\n", summary ? table.row(run, values, *summary).c_str()
+                                  : table.row(run, values, {}, "(no summary: run not finished)").c_str());
   }
   if (json) std::cout << out.dump() << '\n';
   if (!complete) {
@@ -146,12 +172,15 @@ void report(const std::string& given, bool json) {
 void add_report_command(CLI::App& app, Action& action) {
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
+  auto columns = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand("report", "print the summary table of every run in a results file");
   cmd->add_option("results", *path, "results file (HDF5) written by tracewarp run")->required();
   cmd->add_flag("--json", *json, "print one JSON object");
-  cmd->callback([path, json, &action] {
-    action = [path, json] {
-      if (Communicator::world().rank() == 0) report(*path, *json);
+  cmd->add_option("--columns", *columns,
+                  "the summary figures of the table, NAME,NAME,... or all (default: the model's headline figures)");
+  cmd->callback([path, json, columns, &action] {
+    action = [path, json, columns] {
+      if (Communicator::world().rank() == 0) report(*path, *json, *columns);
     };
   });
 }

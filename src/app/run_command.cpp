@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.hpp"
+#include "run_table.hpp"
 #include "tracewarp/config/experiment.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
@@ -25,6 +27,7 @@ struct RunOptions {
   bool keys = false;
   bool quiet = false;
   double progress_every_s = 30;
+  std::string columns;  // the summary figures of a sweep's table (empty: the model's headline)
   bool resume = false;
   bool force = false;
 };
@@ -50,20 +53,56 @@ class SweepCounter {
   std::chrono::steady_clock::time_point start_;
 };
 
-// One line per run in a sweep; a lone run gets a key-per-line summary, measurements included.
-void print_run(const config::RunSpec& run, const model::RunOutput& out, bool alone) {
-  if (alone) {
-    std::printf("%s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), run.varied_text().c_str(), out.stats.wall_s,
-                out.stats.sync.c_str(), out.stats.ranks);
-    for (const auto& [k, v] : out.summary) std::printf("  %-28s %s\n", k.c_str(), to_text(v).c_str());
-    for (const auto& [k, v] : out.measured) std::printf("  %-28s %s (wall clock)\n", k.c_str(), to_text(v).c_str());
-    return;
-  }
-  std::string metrics;
-  for (const auto& [k, v] : out.summary) metrics += (metrics.empty() ? "" : ", ") + k + "=" + to_text(v);
-  std::printf("%s  %-40s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), run.varied_text().c_str(), metrics.c_str(),
-              out.stats.wall_s, out.stats.sync.c_str(), out.stats.ranks);
+// A lone run: every summary figure on a line of its own, measurements included.
+void print_lone_run(const config::RunSpec& run, const model::RunOutput& out) {
+  std::printf("%s  %s  [%.2f s, %s x %d]\n", run.id.c_str(), run.varied_text().c_str(), out.stats.wall_s,
+              out.stats.sync.c_str(), out.stats.ranks);
+  for (const auto& [k, v] : out.summary) std::printf("  %-28s %s\n", k.c_str(), to_text(v).c_str());
+  for (const auto& [k, v] : out.measured) std::printf("  %-28s %s (wall clock)\n", k.c_str(), to_text(v).c_str());
 }
+
+// A sweep's runs as rows of one table (run_table.hpp), headed when the first one is written.
+class SweepTable {
+ public:
+  // `runs`: the sweep's runs, whose swept values size the columns before any has run.
+  SweepTable(const std::vector<config::RunSpec>& runs, std::vector<std::string> figures) {
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : runs.front().varied) keys.push_back(k);
+    table_.emplace(keys, std::move(figures));
+    for (const config::RunSpec& run : runs) swept_.push_back(swept_of(run));
+  }
+  void print(const config::RunSpec& run, const model::RunOutput& out) {
+    if (!headed_) {
+      table_->fit(swept_[run.index], out.summary);
+      for (const Attributes& values : swept_) table_->fit(values, out.summary);
+      std::printf("%s  wall (s)\n", table_->header().c_str());
+      warn_missing(out.summary);
+      headed_ = true;
+    }
+    char wall[32];
+    std::snprintf(wall, sizeof wall, "%8.2f", out.stats.wall_s);
+    std::printf("%s\n", table_->row(run.id, swept_[run.index], out.summary, wall).c_str());
+  }
+
+ private:
+  void warn_missing(const Attributes& summary) const {
+    const std::vector<std::string> missing = table_->missing(summary);
+    if (missing.empty()) return;
+    std::string names, figures;
+    for (const std::string& m : missing) names += (names.empty() ? "'" : ", '") + m + "'";
+    for (const auto& [k, v] : summary) figures += (figures.empty() ? "" : ", ") + k;
+    std::fprintf(stderr, "tracewarp: warning: --columns: the runs have no figure %s (they have: %s)\n", names.c_str(),
+                 figures.c_str());
+  }
+  static Attributes swept_of(const config::RunSpec& run) {
+    Attributes values;
+    for (const auto& [k, v] : run.varied) values[k] = to_attr(v);
+    return values;
+  }
+  std::optional<RunTable> table_;
+  std::vector<Attributes> swept_;  // by run index
+  bool headed_ = false;
+};
 
 void print_keys() {
   std::printf("| key | type | default | meaning |\n|---|---|---|---|\n");
@@ -96,6 +135,9 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
                            {"git_revision", std::string(TRACEWARP_GIT_REVISION)},
                            {"command_line", cmdline}};
   auto counter = std::make_shared<SweepCounter>(runs);
+  const model::ModelInfo& model = model::find_model(experiment.base.get_string("experiment.model"));
+  auto table = std::make_shared<SweepTable>(experiment.runs(), table_columns(o.columns, model.headline));
+  const bool lone = runs == 1 && o.columns.empty();
   const bool shown = progress_shown(o.quiet) && runs > 1;
   sweep.on_resumed = [counter, &o](std::size_t kept, std::size_t checkpointed, std::size_t total) {
     counter->kept(kept);
@@ -105,10 +147,10 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
                    "checkpoints\n",
                    kept, total, checkpointed);
   };
-  sweep.on_written = [counter, shown, &o, runs](const config::RunSpec& run, const model::RunOutput& out) {
+  sweep.on_written = [counter, shown, &o, table, lone](const config::RunSpec& run, const model::RunOutput& out) {
     counter->finished();
     if (progress_shown(o.quiet)) std::fputs("\r\033[K", stderr);  // clears a progress line before stdout
-    if (!o.quiet) print_run(run, out, runs == 1);
+    if (!o.quiet) lone ? print_lone_run(run, out) : table->print(run, out);
     if (shown) {
       std::fflush(stdout);
       std::fprintf(stderr, "[tracewarp] %s", counter->text().c_str());
@@ -140,6 +182,9 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
   cmd->add_option("--ranks-per-run", o->ranks_per_run,
                   "ranks per run of a sweep (default: engine.ranks_per_run, else all, or one each where the "
                   "runs are sequential)");
+  cmd->add_option("--columns", o->columns,
+                  "the summary figures of a sweep's table, NAME,NAME,... or all (default: the model's headline "
+                  "figures); with one run, a table instead of one figure per line");
   cmd->add_flag("--keys", o->keys, "list every configuration key with its type, default and meaning");
   cmd->add_flag("-q,--quiet", o->quiet, "print nothing but errors");
   // An option, not a key: it changes no result, so it is neither stored with the runs nor part of

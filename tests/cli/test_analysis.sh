@@ -142,7 +142,7 @@ resources = "exclusive-nodes"
 TOML
 "$tw" run "$work/paired.toml" -o "$work/paired.h5" -q || fail "a paired sweep"
 expect "a paired sweep: each trace with its own machine, crossed with the policies (4 runs)" 0 \
-  "run-0003 +batch.nodes=6, batch.policy=\"easy\", workload.trace=\"[^\"]*b.swf\"" -- "$tw" report "$work/paired.h5"
+  "run-0003 +6 +easy +[^ ]*b.swf" -- "$tw" report "$work/paired.h5"
 refuse "a paired sweep does not cross its own lists" "run-0004" -- "$tw" report "$work/paired.h5"
 cat >"$work/patterns.toml" <<TOML
 [experiment]

@@ -65,8 +65,9 @@ TOML
   done
   expect "experiments/replay/table.py: one row per run, the null model beside each" 0 \
     "\| ricc \| easy \|.*\| [0-9.]+% \| [0-9.]+% \| -?[0-9.]+ \|$" -- "$python" "$src/experiments/replay/table.py" "$work/r1.h5"
-  expect "report: the comparison with the logged schedule" 0 \
-    "batch.resources=\"shared-nodes\".*wait_close_share=.*wait_rank_correlation=" -- "$tw" report "$work/r1.h5"
+  expect "report --columns: the comparison with the logged schedule, a row per run" 0 \
+    "run-000[0-9] +[a-z]+ +shared-nodes +[0-9.]+ +-?[0-9.e-]+$" -- \
+    "$tw" report "$work/r1.h5" --columns wait_close_share,wait_rank_correlation
 fi
 
 # The closest policy is in bold only where it beats the null model: on one processor, job 2

@@ -31,9 +31,14 @@ for quiet in "" -q; do
   else fail "progress lines under mpirun ($quiet): $lines"; cat "$work/progress.err"; fi
 done
 
-expect "report lists every run" 0 "run-0003  experiment.seed=2, phold.remote=1.0 .*committed=" -- "$tw" report "$work/one.h5"
+expect "report: a table with the swept keys and the headline figures" 0 \
+  "^run +seed +remote +committed +checksum$" -- "$tw" report "$work/one.h5"
+expect "report: one row per run" 0 "^run-0003 +2 +1 +[0-9]+ +0x[0-9a-f]+$" -- "$tw" report "$work/one.h5"
+expect "report --columns: the figures asked" 0 "^run-0003 +2 +1 +[0-9]+$" -- "$tw" report "$work/one.h5" --columns committed
+expect "report --columns: a figure the runs lack is named" 0 "no figure 'nonsense'" -- \
+  "$tw" report "$work/one.h5" --columns committed,nonsense
 expect "report --json" 0 '"complete":true' -- "$tw" report --json "$work/one.h5"
-expect "--set overrides a key" 0 "run-0000 .*committed=" -- "$tw" run "$sweep" -o "$work/set.h5" --set phold.lps=32 --set experiment.replications=1
+expect "--set overrides a key" 0 "^run-0000 .* [0-9]+ +0x[0-9a-f]+ +[0-9.]+$" -- "$tw" run "$sweep" -o "$work/set.h5" --set phold.lps=32 --set experiment.replications=1
 printf '[phold]\nspeed = 3\n' >"$work/unknown.toml"
 expect "unknown key: exit 2, names key and file" 2 "unknown.toml: unknown key 'phold.speed'" -- "$tw" run "$work/unknown.toml"
 expect "unknown --set key: exit 2" 2 "\\-\\-set: unknown key 'phold.speed'" -- "$tw" run "$sweep" --set phold.speed=3

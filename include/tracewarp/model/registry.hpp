@@ -72,6 +72,8 @@ struct ModelInfo {
   // execution needs: a sweep refuses engine.sync = "conservative" without one before it starts.
   bool declares_lookahead = true;
 
+  // The summary figures a table of runs shows unless told others (run and report --columns).
+  std::vector<std::string> headline = {};
   // Keys of this model that a run of the given configuration leaves unread (another batch
   // policy's, say); null: none.
   std::function<bool(const Config&, const std::string& key)> unused_by = {};

@@ -272,6 +272,7 @@ const model::ModelInfo& batch_model() {
         {{"kcomputer", "kmix", "the K computer job mix", generate_kcomputer}}, {prepare, run, output});
     m.declares_lookahead = false;  // its LPs send each other events without delay
     m.unused_by = unused_by_run;
+    m.headline = {"jobs", "utilisation", "mean_wait_s", "median_wait_s", "mean_bounded_slowdown", "makespan_s"};
     return m;
   }();
   return info;

@@ -106,6 +106,7 @@ const model::ModelInfo& las_model() {
         model::keys_of(param_table(), capacity_params(), lasmix_params()),
         {{"las", "lasmix", "the LAS task mix", generate_las}}, {prepare, run, output});
     m.declares_lookahead = false;  // its LPs send each other events without delay
+    m.headline = {"tasks", "preemptions", "slowdown_p50", "slowdown_p99", "slowdown_p999", "mean_cpu_utilisation"};
     return m;
   }();
   return info;

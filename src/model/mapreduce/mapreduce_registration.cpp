@@ -27,12 +27,17 @@ model::RunOutput output(const MapReduceResult& r, const MapReduceParams&) {
 }  // namespace
 
 const model::ModelInfo& mapreduce_model() {
-  static const model::ModelInfo info = model::make_model<MapReduceParams, MapReduceResult>(
-      "mapreduce",
-      "MapReduce stragglers: Hadoop speculation vs time-window + Poisson detection (docs/studies.md#mapreduce); "
-      "keys mapreduce.*",
-      {&attempt_table_schema(), &series_table_schema()}, model::keys_of(param_table()), {},
-      {prepare, run_mapreduce, output});
+  static const model::ModelInfo info = [] {
+    model::ModelInfo m = model::make_model<MapReduceParams, MapReduceResult>(
+        "mapreduce",
+        "MapReduce stragglers: Hadoop speculation vs time-window + Poisson detection (docs/studies.md#mapreduce); "
+        "keys mapreduce.*",
+        {&attempt_table_schema(), &series_table_schema()}, model::keys_of(param_table()), {},
+        {prepare, run_mapreduce, output});
+    m.headline = {"job_completion_s", "judgements_map",     "judgements_reduce",
+                  "false_judgements", "speculative_copies", "re_executions"};
+    return m;
+  }();
   return info;
 }
 

@@ -27,12 +27,17 @@ model::RunOutput output(const ReplicationResult& r, const ReplicationParams& p) 
 }  // namespace
 
 const model::ModelInfo& replication_model() {
-  static const model::ModelInfo info = model::make_model<ReplicationParams, ReplicationResult>(
-      "replication",
-      "bag of tasks on volatile hosts: WQR, adaptive and distributed replication (docs/studies.md#replication); "
-      "keys replication.*",
-      {&task_table_schema(), &copy_table_schema(), &series_table_schema()}, replication_param_table().schema(), {},
-      {prepare, run_replication, output});
+  static const model::ModelInfo info = [] {
+    model::ModelInfo m = model::make_model<ReplicationParams, ReplicationResult>(
+        "replication",
+        "bag of tasks on volatile hosts: WQR, adaptive and distributed replication (docs/studies.md#replication); "
+        "keys replication.*",
+        {&task_table_schema(), &copy_table_schema(), &series_table_schema()}, replication_param_table().schema(), {},
+        {prepare, run_replication, output});
+    m.headline = {
+        "tasks", "completion_s", "ideal_bound_s", "replicas_started", "replication_success", "server_busy_fraction"};
+    return m;
+  }();
   return info;
 }
 
