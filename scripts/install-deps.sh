@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git clang-format time
   libopenmpi-dev openmpi-bin libboost-mpi-dev libboost-serialization-dev
-  libhdf5-openmpi-dev hdf5-tools
+  libhdf5-openmpi-dev libhdf5-dev hdf5-tools
   libtbb-dev catch2
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   librandom123-dev zlib1g-dev libbenchmark-dev libsimgrid-dev
