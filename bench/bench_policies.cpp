@@ -1,5 +1,5 @@
 // Micro-benchmarks of the batch policies: the cost of one scheduling pass as the queue grows
-// (the term that dominates EASY on an overloaded machine; see docs/performance.md).
+// (the term that dominates EASY on an overloaded machine; see docs/performance-history.md).
 //   build/bench/tracewarp_bench_policies --benchmark_filter=Easy
 //   build/bench/tracewarp_bench_policies --benchmark_filter=Interval
 #include <benchmark/benchmark.h>

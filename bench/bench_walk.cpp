@@ -1,6 +1,6 @@
 // Micro-benchmarks of the replication model's availability walk: one step's two normals with each
 // kernel this CPU runs, against the per-step draw it replaced (one Philox block and the C
-// library's log, sin and cos). Figures in docs/performance.md ("Replication model").
+// library's log, sin and cos). Figures in docs/performance-history.md ("Replication model").
 //   build/bench/tracewarp_bench_walk
 #include <Random123/philox.h>
 #include <benchmark/benchmark.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Strong scaling of the engine (docs/performance.md#scaling): PHOLD and the replication model at
+"""Strong scaling of the engine (docs/performance.md#scaling-on-16-cores): PHOLD and the replication model at
 several rank counts, sequential as the reference, each configuration REPS times; prints Markdown
 tables with the median, the spread, the speed-up over sequential, the parallel efficiency
 (speed-up / ranks), the rollback ratio, GVT rounds or windows, and peak memory. Every run of a

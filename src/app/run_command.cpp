@@ -75,7 +75,7 @@ class SweepTable {
     if (!headed_) {
       table_->fit(swept_[run.index], out.summary);
       for (const Attributes& values : swept_) table_->fit(values, out.summary);
-      std::printf("%s  wall (s)\n", table_->header().c_str());
+      std::printf("%s\n", table_->header("wall (s)").c_str());
       warn_missing(out.summary);
       headed_ = true;
     }

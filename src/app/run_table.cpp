@@ -67,7 +67,7 @@ void RunTable::fit(const Attributes& swept_values, const Attributes& summary) {
   for (const std::string& f : figures_) widen(summary, f);
 }
 
-std::string RunTable::header() const {
+std::string RunTable::header(const std::string& tail) const {
   if (widths_.empty()) throw InvariantError("RunTable::header before a fit");
   std::string line = cell("run", kIdWidth, false);
   for (std::size_t k = 0; k < headings_.size(); ++k) line += "  " + cell(headings_[k], widths_[1 + k], numeric_[1 + k]);
@@ -75,7 +75,7 @@ std::string RunTable::header() const {
     const std::size_t column = 1 + headings_.size() + f;
     line += "  " + cell(figures_[f], widths_[column], numeric_[column]);
   }
-  return trimmed(line);
+  return tail.empty() ? trimmed(line) : line + "  " + tail;
 }
 
 std::string RunTable::row(const std::string& id, const Attributes& swept_values, const Attributes& summary,

@@ -20,7 +20,7 @@ class RunTable {
   // Widens the columns to a row's values (call it for the rows known before the header). The
   // first call fixes the figures under "all" (`summary`'s) and each column's alignment.
   void fit(const Attributes& swept_values, const Attributes& summary);
-  std::string header() const;
+  std::string header(const std::string& tail = "") const;  // `tail`: a last column's heading
   // One row (after at least one fit). A swept key or figure the run lacks is shown as "-".
   std::string row(const std::string& id, const Attributes& swept_values, const Attributes& summary,
                   const std::string& tail = "") const;

@@ -187,7 +187,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   if (initialized) return;
   // A plain `tracewarp run` is an MPI singleton: Open MPI would start a helper daemon and probe
   // the network transports for it, 0.35 s of every run on a laptop against 0.03 s without
-  // (docs/performance.md). Unless the user set them, one process needs neither.
+  // (docs/performance-history.md). Unless the user set them, one process needs neither.
   if (!launched_by_mpi()) {
     setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     setenv("OMPI_MCA_pml", "ob1", 0);
@@ -196,7 +196,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
   // Only the main thread ever calls MPI; the other threads (TBB workers in handlers and in the
   // results writer, the journal's writer) never do. Open MPI 4 takes its internal locks at every
   // level above SINGLE, FUNNELED included: they were 13.8% of a 2-rank optimistic run's samples,
-  // and asking for SINGLE made that run faster (docs/performance.md). MPICH makes no
+  // and asking for SINGLE made that run faster (docs/performance-history.md). MPICH makes no
   // difference between the two levels.
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);

@@ -406,7 +406,7 @@ class EventQueue {
 // GCC 12 finds such a helper free of side effects, marks it pure and deletes the calls to it (a
 // pure call whose result is unused is dead code). That silently removed every prefetch of the
 // sequential and optimistic kernels until 2026-11-24 — objdump showed none — and the 1 M-LP
-// PHOLD ran at half the speed it runs with them (docs/performance.md).
+// PHOLD ran at half the speed it runs with them (docs/performance-history.md).
 struct PrefetchRange {
   const void* at = nullptr;
   std::size_t bytes = 0;

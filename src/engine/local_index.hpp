@@ -1,7 +1,7 @@
 // Where each LP this rank owns sits among its LPs (KernelSetup::lps, in increasing id order),
 // computed from the placement rather than looked up: a table of every LP's index (4 bytes an
 // LP) is 400 KB at 10^5 LPs, and a send to a random LP missed it in the cache at almost every
-// event (docs/performance.md, replication model). Only a placement read from a file keeps the
+// event (docs/performance-history.md, replication model). Only a placement read from a file keeps the
 // table.
 #pragma once
 

@@ -2,7 +2,7 @@
 // recursive doubling, where ranks beyond the largest power of two hand their values to a
 // partner first and get the result back last. Open MPI's MPI_Iallreduce builds a schedule at
 // every call and advances it under its progress engine; a GVT round opens every 10-20 events on
-// 2 ranks, and the opening and tests were a sixth of a rank's time (docs/performance.md).
+// 2 ranks, and the opening and tests were a sixth of a rank's time (docs/performance-history.md).
 #pragma once
 
 #include <mpi.h>

@@ -318,7 +318,7 @@ void Writer::write_table(const std::string& run_id, const TableSchema& schema, c
   check(H5Pset_chunk(dcpl, 1, chunk), "chunking");
   check(H5Pset_shuffle(dcpl), "shuffle filter");
   // Level 1: on the whole RICC log's tables 40% less compression work than level 4 for a file 5%
-  // larger (docs/performance.md); writing was a quarter of a replay's time.
+  // larger (docs/performance-history.md); writing was a quarter of a replay's time.
   constexpr int kDeflateLevel = 1;
   check(H5Pset_deflate(dcpl, kDeflateLevel), "deflate filter");
   const Handle ds(

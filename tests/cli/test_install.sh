@@ -69,7 +69,7 @@ if "$tw" generate kcomputer -o mix.swf --set kmix.days=0.2 --set batch.machine=k
   pass "an installed Python policy runs"
 else fail "an installed Python policy runs"; fi
 
-for doc in README.md LICENSE CITATION.cff docs/configuration.md; do
+for doc in README.md LICENSE CITATION.cff docs/configuration.md docs/README.md; do
   [ -s "$prefix/share/doc/tracewarp/$doc" ] || fail "documentation installed: $doc missing"
 done
 pass "documentation installed"

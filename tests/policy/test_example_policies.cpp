@@ -1,5 +1,5 @@
 // The example policies of examples/policies/, reached by name through the registry as a user's
-// own policy would be: worked by hand, so the README's "Extending" example cannot rot.
+// own policy would be: worked by hand, so the example of docs/extending.md cannot rot.
 #include <catch2/catch.hpp>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tracewarp against ROOT-Sim 3 on the same PHOLD (docs/performance.md#against-root-sim-3): 16
+# tracewarp against ROOT-Sim 3 on the same PHOLD (docs/performance-history.md#against-root-sim-3-2026-11-24-eleventh-session): 16
 # events per LP, remote 0.1, delay 0.1 + Exp(0.9), at several model sizes; sequentially, and on
 # two cores (ROOT-Sim: 2 threads; tracewarp: 2 ranks, optimistic and conservative). Runs alternate
 # between the two engines; prints committed events/s, medians of REPS, with the range.

@@ -3,7 +3,7 @@
 // width.
 //
 // The C library's `log` and `sin`/`cos` are the one source of difference left between machines
-// (README, "Results schema"): glibc picks an FMA or an SSE2 build of each at run time, and other
+// (docs/results.md): glibc picks an FMA or an SSE2 build of each at run time, and other
 // libraries round differently. The functions here give up correct rounding (they are within two
 // units in the last place: tests/unit/test_portable_math.cpp measures it) for that
 // reproducibility. They have no branches, no table and no integer-double conversion the

@@ -48,7 +48,7 @@ struct EngineConfig {
   // Tune the window and the GVT interval while the run goes (the two above are where it starts)
   // by their effect on the committed-event rate, judged every tune_epoch_s (optimism_tuner.hpp).
   // On by default: on 2 ranks it matched the fixed settings within noise where they were already
-  // good and took the LAS run without a window from 42 s to 9.6-17.8 s (docs/performance.md).
+  // good and took the LAS run without a window from 42 s to 9.6-17.8 s (docs/performance-history.md).
   bool tune_optimism = true;
   double tune_epoch_s = 0.05;
   // Events closer to GVT than the lookahead (the model's, or `lookahead`), which no rollback can

@@ -1,4 +1,4 @@
-// The search interval scheduling spends most of its time in (docs/performance.md): along a
+// The search interval scheduling spends most of its time in (docs/performance-history.md): along a
 // plan's line of segments, the lowest run of nodes free throughout a window of intervals. It is
 // written three times — portably, 64 segments a block; for x86-64 CPUs with AVX2, eight segments
 // a step; with AVX-512, sixteen — none with a branch per segment, and all give the same answers

@@ -34,7 +34,7 @@ struct Params {
   double lookahead = 0.1;
   double end = 1000.0;
   // Optimistic mode undoes events by reverse computation (on_reverse) rather than state copies:
-  // 6% faster at 1,024 LPs on one rank, 13% at 16,384, 5-15% on 2 ranks (docs/performance.md).
+  // 6% faster at 1,024 LPs on one rank, 13% at 16,384, 5-15% on 2 ranks (docs/performance-history.md).
   bool reverse = true;
   // series_interval > 0: also count committed events per interval of this length
   model::RunContext context{1, 0};

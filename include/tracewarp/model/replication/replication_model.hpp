@@ -54,7 +54,7 @@ struct ReplicationParams {
   bool est_includes_transfer = false;
   double server_rate = 50;  // events per second
   // Optimistic mode undoes host events by on_reverse (host_lp.hpp keeps what they change), not by
-  // copies of the host: scale.toml 10% faster on one rank, 5% on two (docs/performance.md).
+  // copies of the host: scale.toml 10% faster on one rank, 5% on two (docs/performance-history.md).
   bool reverse = true;
   Time reschedule_period = 100 * kTicksPerSecond;
   Time walk_step = 10 * kTicksPerSecond;
