@@ -15,7 +15,7 @@ namespace {
 bool raised_on_every_rank(const tracewarp::Error& e) {
   return dynamic_cast<const tracewarp::UsageError*>(&e) || dynamic_cast<const tracewarp::ConfigError*>(&e) ||
          dynamic_cast<const tracewarp::MemoryBudgetError*>(&e) || dynamic_cast<const tracewarp::PeerFailure*>(&e) ||
-         dynamic_cast<const tracewarp::SharedRunError*>(&e);
+         dynamic_cast<const tracewarp::SharedRunError*>(&e) || dynamic_cast<const tracewarp::StoppedError*>(&e);
 }
 
 }  // namespace
@@ -53,6 +53,8 @@ int main(int argc, char** argv) {
     if (!silent && (!everywhere || world.rank() == 0 || own_budget)) {
       if (world.size() > 1 && !everywhere)
         std::fprintf(stderr, "tracewarp: error (rank %d): %s\n", world.rank(), e.what());
+      else if (dynamic_cast<const StoppedError*>(&e))  // asked for, not a failure
+        std::fprintf(stderr, "tracewarp: %s\n", e.what());
       else
         std::fprintf(stderr, "tracewarp: error: %s\n", e.what());
     }

@@ -2,6 +2,7 @@
 // spreads the runs over groups of ranks and writes the file); this file holds the options and
 // what is printed.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "tracewarp/config/experiment.hpp"
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/engine/communicator.hpp"
+#include "tracewarp/engine/stop_request.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/experiment/sweep.hpp"
 #include "tracewarp/model/registry.hpp"
@@ -163,6 +165,9 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
     return terminal_progress([id = run.id, counter, runs] { return runs > 1 ? id + " [" + counter->text() + "]" : id; },
                              o.quiet, plain);
   };
+  // Slurm's warning before a time limit (sbatch --signal=USR1@SECONDS, or B:USR1 forwarded by the
+  // job script): save and stop, for --resume in the next allocation.
+  std::signal(SIGUSR1, [](int) { request_stop(); });
   const std::string output = experiment::run_sweep(world, experiment, sweep);
   if (world.rank() == 0 && shown) std::fputc('\n', stderr);  // ends the sweep's progress line
   if (world.rank() == 0 && !o.quiet)

@@ -1,5 +1,6 @@
 #include "checkpoint.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -7,6 +8,7 @@
 
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/files.hpp"
+#include "tracewarp/engine/stop_request.hpp"
 
 namespace tracewarp::detail {
 namespace {
@@ -100,6 +102,9 @@ Checkpointer::Checkpointer(const KernelSetup& setup)
       every_s_(setup.config.checkpoint_every_s),
       dir_(setup.config.checkpoint_dir),
       last_(steady_seconds()) {
+  const bool persistable =
+      std::all_of(setup.lps.begin(), setup.lps.end(), [](const LocalLp& lp) { return lp.runtime->persistable(); });
+  saves_on_stop_ = !dir_.empty() && persistable;
   if (!enabled() && !setup.config.resume) return;
   if (dir_.empty()) throw UsageError("checkpoints need a directory (EngineConfig::checkpoint_dir)");
   if (!enabled()) return;
@@ -110,6 +115,7 @@ Checkpointer::Checkpointer(const KernelSetup& setup)
 }
 
 bool Checkpointer::due() {
+  if (saves_on_stop_ && stop_requested()) return true;
   return enabled() && ++chances_ >= setup_.config.checkpoint_min_gap && steady_seconds() - last_ >= every_s_;
 }
 
@@ -242,6 +248,9 @@ void Checkpointer::save(const CommittedState& state) {
   chances_ = 0;
   last_ = steady_seconds();
   seconds_ += last_ - start;
+  if (setup_.comm.max(saves_on_stop_ && stop_requested() ? 1.0 : 0.0) > 0)
+    throw StoppedError("stopped on request at simulated time " + std::to_string(to_seconds(state.at)) +
+                       " s, saved in '" + dir_ + "'");
 }
 
 std::optional<CommittedState> Checkpointer::restore() {

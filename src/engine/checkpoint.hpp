@@ -55,11 +55,13 @@ class Checkpointer {
   explicit Checkpointer(const KernelSetup& setup);
 
   bool enabled() const { return every_s_ > 0; }
-  // Whether this rank's clock says a checkpoint is due. Kernels with several ranks decide with
-  // rank 0's clock, through their reduction, so that all ranks save at the same point.
+  // Whether this rank's clock says a checkpoint is due, or a stop was requested
+  // (stop_request.hpp) and the run can be saved. Kernels with several ranks decide with rank 0's,
+  // through their reduction, so that all ranks save at the same point.
   bool due();
   // Writes this rank's part and, once every rank's is durable, makes it the newest checkpoint.
-  // Collective over the run's ranks. Each LP's saved state is restored into a fresh LP and
+  // Collective over the run's ranks. Then, where a stop was requested on any rank of the run,
+  // every rank throws StoppedError. Each LP's saved state is restored into a fresh LP and
   // compared with the original first: a member missing from its persist list stops the run.
   void save(const CommittedState& state);
   // With EngineConfig::resume and a checkpoint in the directory: loads this rank's LP states and
@@ -85,8 +87,9 @@ class Checkpointer {
   const KernelSetup& setup_;
   double every_s_;
   std::string dir_;
-  double last_;                // steady clock, seconds, of the last checkpoint (or the start)
-  std::uint64_t chances_ = 0;  // calls of due() since the last checkpoint
+  bool saves_on_stop_ = false;  // a directory, and LPs that can be saved
+  double last_;                 // steady clock, seconds, of the last checkpoint (or the start)
+  std::uint64_t chances_ = 0;   // calls of due() since the last checkpoint
   std::uint64_t generation_ = 0;
   std::uint64_t saved_ = 0;
   std::uint64_t last_bytes_ = 0;

@@ -26,6 +26,7 @@
 #include "tracewarp/core/error.hpp"
 #include "tracewarp/core/files.hpp"
 #include "tracewarp/engine/partition.hpp"
+#include "tracewarp/engine/stop_request.hpp"
 #include "tracewarp/experiment/journal.hpp"
 #include "tracewarp/experiment/settings.hpp"
 #include "tracewarp/results/file.hpp"
@@ -201,6 +202,9 @@ GroupLayout group_layout(int world_size, int world_rank, int ranks_per_run) {
 namespace {
 
 constexpr int kOutputTag = 1;
+// A group leader's last message to world rank 0 on kOutputTag (after all its outputs: messages
+// between two ranks on one tag arrive in order): it takes no more runs.
+constexpr std::size_t kLeaving = std::numeric_limits<std::size_t>::max();
 
 // What world rank 0 tells every rank before any run starts: the runs a resumed sweep keeps; that
 // the results file is complete already (--resume after the end: nothing to do); or why the sweep
@@ -443,17 +447,23 @@ class ResultsSink {
     write(run, out, false);
     sweep_.journal.remove_checkpoints(run.index);
   }
-  // The outputs other leaders have sent; with `wait`, all it still expects.
+  // The outputs other leaders have sent; with `wait`, until every other leader has left.
   void receive(bool wait) {
-    while (unwritten_ > 0) {
+    while (leaders_left_ > 0) {
       if (!wait && !control_.iprobe(boost::mpi::any_source, kOutputTag)) return;
       WireOutput w;
       control_.recv(boost::mpi::any_source, kOutputTag, w);
+      if (w.index == kLeaving) {
+        --leaders_left_;
+        continue;
+      }
       --unwritten_;
       const config::RunSpec& run = sweep_.runs.at(w.index);
       write(run, from_wire(std::move(w), sweep_.model), sweep_.journal.has(run.index));
     }
   }
+  // Whether every run it expected was written (not so after a stop).
+  bool complete() const { return unwritten_ == 0; }
   void finish() {
     writer_.finish();
     sweep_.journal.remove();
@@ -463,7 +473,8 @@ class ResultsSink {
   const Sweep& sweep_;
   boost::mpi::communicator control_;
   results::Writer writer_;
-  std::size_t unwritten_;  // runs still to be written (its own, or received)
+  std::size_t unwritten_;                        // runs still to be written (its own, or received)
+  int leaders_left_ = sweep_.layout.groups - 1;  // other group leaders still taking runs
 };
 
 // A group leader other than world rank 0: records its runs in the journal where it can see it
@@ -480,7 +491,11 @@ class OutputSender {
     }
     requests_.push_back(control_.isend(0, kOutputTag, w));
   }
-  void wait() { boost::mpi::wait_all(requests_.begin(), requests_.end()); }
+  // After its last run: says it leaves, and waits for its sends.
+  void leave() {
+    requests_.push_back(control_.isend(0, kOutputTag, sending_.emplace_back(WireOutput{kLeaving, {}, {}, {}, {}, {}})));
+    boost::mpi::wait_all(requests_.begin(), requests_.end());
+  }
 
  private:
   const Sweep& sweep_;
@@ -522,10 +537,13 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
   }
 
   RunDealer dealer(world.as_boost(), to_run.size());
+  const std::size_t stop = to_run.size() + 1;  // a leader's answer after a stop request
   for (;;) {
     // The others may wait here while the leader writes its run's results, with every core.
-    const std::size_t taken = comm.broadcast_waiting_idle(comm.rank() == 0 ? dealer.take() : 0);
-    if (taken == to_run.size()) break;
+    const std::size_t taken = comm.broadcast_waiting_idle(comm.rank() != 0   ? 0
+                                                          : stop_requested() ? stop
+                                                                             : dealer.take());
+    if (taken >= to_run.size()) break;
     const config::RunSpec& run = runs[to_run[taken]];
     EngineConfig engine = engine_for(sweep, run);
     std::function<void(const Progress&)> display;
@@ -535,18 +553,32 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
         sink->receive(false);
         if (display) display(p);
       };
-    const model::RunOutput out = model.run(comm, run.config, engine);
+    std::optional<model::RunOutput> out;
+    try {
+      out.emplace(model.run(comm, run.config, engine));
+    } catch (const StoppedError&) {  // every rank of the group, after its checkpoint
+      break;
+    }
     if (sink) {
-      sink->write_own(run, out);
+      sink->write_own(run, *out);
       sink->receive(false);
     } else if (sender) {
-      sender->send(run, out);
+      sender->send(run, *out);
     }
   }
-  if (sender) sender->wait();
+  if (sender) sender->leave();
   if (sink) sink->receive(true);  // before the dealer finishes: the last leaders' sends need it
   dealer.finish();
-  if (sink) sink->finish();
+  // After a stop request some runs are not written: every rank ends with StoppedError, and the
+  // journal keeps what --resume needs.
+  std::uint64_t unfinished[1] = {sink && !sink->complete() ? 1u : 0u};
+  world.sum(unfinished);
+  if (unfinished[0] == 0) {
+    if (sink) sink->finish();
+    return;
+  }
+  throw StoppedError("stopped on request (SIGUSR1): the finished runs are kept in '" + journal.directory() +
+                     "' and runs in progress saved at a checkpoint: run the same command with --resume to go on");
 }
 
 }  // namespace
@@ -603,6 +635,8 @@ std::string run_sweep(const Communicator& world, const config::Experiment& exper
     journal.record_failure(e.what());
     throw IoError("writing '" + output + "': " + e.what() + "; the finished runs are kept in '" + journal.directory() +
                   "': make room, then run the same command with --resume");
+  } catch (const StoppedError&) {
+    throw;  // not a failure: --resume goes on
   } catch (const std::exception& e) {
     if (world.rank() == 0) journal.record_failure(e.what());
     throw;

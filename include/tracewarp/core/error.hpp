@@ -1,7 +1,8 @@
 // The one error hierarchy of tracewarp. Every failure that reaches the user is one of these,
 // caught once at the top of main, printed as one line, and turned into the documented exit code:
 //   2 — the user asked for something wrong (usage, configuration, input files);
-//   1 — a run failed (memory budget, engine invariant, rollback check).
+//   1 — a run failed (memory budget, engine invariant, rollback check);
+//   3 — stopped on request (engine/stop_request.hpp) with what `run --resume` needs saved.
 #pragma once
 
 #include <stdexcept>
@@ -77,6 +78,12 @@ class InvariantError : public RunError {
 class SharedRunError : public RunError {
  public:
   using RunError::RunError;
+};
+
+// Exit code 3: every rank stopped on request, after saving what `run --resume` goes on from.
+class StoppedError : public Error {
+ public:
+  explicit StoppedError(const std::string& message) : Error(message, 3) {}
 };
 
 // A run failure that another rank detected and reports in full; this rank only stops, quietly.

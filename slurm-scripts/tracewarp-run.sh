@@ -1,0 +1,36 @@
+# The one way the sbatch scripts here start `tracewarp run` (sourced; paths from the submit
+# directory). Ranks start with LAUNCH (default "srun --mpi=pmix"). The job keeps going across
+# allocations by itself:
+#   - Slurm's warning before the time limit (the scripts' `#SBATCH --signal=B:USR1@300`) reaches
+#     this shell, which passes SIGUSR1 to the launcher and so to every rank: each run in progress
+#     saves a checkpoint and tracewarp exits with code 3, finished runs kept in OUT.journal/;
+#   - the job then requeues itself (`#SBATCH --requeue`), and in the next allocation
+#     (SLURM_RESTART_COUNT > 0) the same command runs with --resume, so its results file ends
+#     identical to an uninterrupted run's.
+#   tracewarp_run CONFIG OUT [more `tracewarp run` arguments]
+tracewarp_run() {
+  local config="$1" out="$2"
+  shift 2
+  local resume=()
+  if [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ]; then resume=(--resume); fi
+  local launcher rc=0
+  echo "tracewarp-run: $(date +%T) allocation $((${SLURM_RESTART_COUNT:-0} + 1)) of job ${SLURM_JOB_ID:-(none)}${resume[*]:+, resuming}"
+  # shellcheck disable=SC2086  # LAUNCH holds a command and its options
+  ${LAUNCH:-srun --mpi=pmix} "${TRACEWARP:-build/tracewarp}" run "$config" -o "$out" "${resume[@]}" "$@" &
+  launcher=$!
+  trap 'echo "tracewarp-run: $(date +%T) SIGUSR1 (time limit near): saving and stopping"; kill -USR1 "$launcher" 2>/dev/null' USR1
+  # A trap interrupts `wait` while the launcher runs on; its status is read once it has ended.
+  while kill -0 "$launcher" 2>/dev/null; do wait "$launcher" || true; done
+  wait "$launcher" || rc=$?
+  trap - USR1
+  if [ "$rc" -eq 3 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
+    echo "tracewarp-run: $(date +%T) stopped at a checkpoint; requeueing job $SLURM_JOB_ID to go on with --resume"
+    scontrol requeue "$SLURM_JOB_ID"
+    exit 0
+  fi
+  return "$rc"
+}
+
+# Whether the figures are drawn in this job (FIGURES=0: later, on a login node, with
+# slurm-scripts/batch-plots.sh or the study's plot.py).
+figures_wanted() { [ "${FIGURES:-1}" != 0 ]; }

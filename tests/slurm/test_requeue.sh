@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A Slurm job that reaches its time limit goes on in the next allocation by itself, on a real
+# Slurm (private_cluster.sh): batch-study.sbatch submitted with a 1-minute limit and the warning
+# 30 s before it (`--signal=B:USR1@30`) runs a PHOLD run sized to need about 80 s on this
+# machine. The warning makes the run save a checkpoint and stop (exit 3); the job requeues itself
+# and resumes, until the run ends. The job must end COMPLETED after at least one restart, and its
+# results must hold the same model data as the same run uninterrupted.
+#   tests/slurm/test_requeue.sh TRACEWARP PYTHON SRC
+# Exit 77 (ctest: skipped) when the packages cannot be installed or the test is not root.
+set -uo pipefail
+tw=$(realpath "$1"); python="$2"; src=$(realpath "$3")
+# shellcheck source=private_cluster.sh
+source "$src/tests/slurm/private_cluster.sh"
+start_cluster
+
+# The run's length: PHOLD's time grows with its end time; measured here on a short one.
+printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s\n' 100.0 >"$work/probe.toml"
+start=$(date +%s%N)
+"$tw" run "$work/probe.toml" -q -o "$work/probe.h5" || { fail "the probe run"; exit 1; }
+probe_ms=$((($(date +%s%N) - start) / 1000000))
+end=$((100 * 80000 / (probe_ms > 0 ? probe_ms : 1)))
+printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s.0\n' "$end" >"$work/long.toml"
+echo "probe: end 100 in $probe_ms ms; the job's run: end $end (about 80 s)"
+
+# The reference, uninterrupted, beside the job (results do not depend on timing).
+"$tw" run "$work/long.toml" -q -o "$work/plain.h5" &
+plain=$!
+
+export TRACEWARP="$tw" PYTHON="$python" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+id=$(cd "$src" && STUDY="$work/long.toml" OUT="$work/long.h5" FIGURES=0 \
+  sbatch --parsable --ntasks=1 --time=1 --signal=B:USR1@30 --output="$work/job-%j.out" \
+  slurm-scripts/batch-study.sbatch) || { fail "sbatch refused the script"; exit 1; }
+# Slurm holds a requeued batch job for about two minutes (its BeginTime) before it may start
+# again; the test starts it at once, as a site's own queue would after its delay.
+state=""
+for _ in $(seq 1800); do  # up to 6 minutes
+  state=$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  case "$state" in
+    COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;;
+    PENDING) scontrol show job "$id" | grep -q "Reason=BeginTime" && scontrol update JobId="$id" StartTime=now ;;
+  esac
+  sleep 0.2
+done
+restarts=$(scontrol show job "$id" | sed -n 's/.*Restarts=\([0-9]*\).*/\1/p')
+exit_code=$(scontrol show job "$id" | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p')
+if [ "$state" = COMPLETED ] && [ "$exit_code" = 0:0 ] && [ "${restarts:-0}" -ge 1 ]; then
+  echo "ok   requeue: job $id COMPLETED after $restarts restart(s) at its time limit"
+else
+  fail "requeue: job $id ended '$state' (exit $exit_code) after ${restarts:-0} restart(s)"
+  cat "$work"/job-*.out
+fi
+grep -q "requeueing job $id" "$work"/job-*.out || fail "requeue: the job's output does not say it requeued"
+grep "tracewarp-run:" "$work"/job-*.out
+wait "$plain" || fail "the uninterrupted run"
+if "$python" "$src/tests/python/compare_results.py" "$work/plain.h5" "$work/long.h5" >"$work/cmp" 2>&1; then
+  echo "ok   requeue: results identical to the uninterrupted run"
+else
+  fail "requeue: results differ from the uninterrupted run"; head -5 "$work/cmp"
+fi
+echo "slurm.requeue: $failures failure(s)"
+[ "$failures" -eq 0 ]
