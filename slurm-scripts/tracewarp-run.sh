@@ -14,7 +14,8 @@ tracewarp_run() {
   local resume=()
   if [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ]; then resume=(--resume); fi
   local launcher rc=0
-  echo "tracewarp-run: $(date +%T) allocation $((${SLURM_RESTART_COUNT:-0} + 1)) of job ${SLURM_JOB_ID:-(none)}${resume[*]:+, resuming}"
+  echo "tracewarp-run: $(date +%T) allocation $((${SLURM_RESTART_COUNT:-0} + 1)) of job ${SLURM_JOB_ID:-(none)}" \
+    "on ${SLURM_JOB_NODELIST:-this machine}${resume[*]:+, resuming}"
   # shellcheck disable=SC2086  # LAUNCH holds a command and its options
   ${LAUNCH:-srun --mpi=pmix} "${TRACEWARP:-build/tracewarp}" run "$config" -o "$out" "${resume[@]}" "$@" &
   launcher=$!

@@ -13,8 +13,11 @@ namespace tracewarp::experiment {
 
 class RunDealer {
  public:
-  // Collective over `world`: `count` runs to deal, numbered 0 .. count-1.
-  RunDealer(MPI_Comm world, std::size_t count);
+  // Collective over `world`: `count` runs to deal, numbered 0 .. count-1, to `groups` groups
+  // (this rank's is `group`). Where MPI cannot make a one-sided window across the ranks (Open MPI
+  // 4 over TCP between nodes, without UCX), it deals round-robin instead: group g takes runs g,
+  // g + groups, ... (`dynamic()` says which).
+  RunDealer(MPI_Comm world, std::size_t count, int group = 0, int groups = 1);
   // Not collective: a rank that leaves by an exception must not wait for the others here.
   ~RunDealer() = default;
   RunDealer(const RunDealer&) = delete;
@@ -25,12 +28,14 @@ class RunDealer {
   std::size_t take();
   // Collective over `world`, after every rank's last take(): frees the counter.
   void finish();
+  bool dynamic() const { return window_ != MPI_WIN_NULL; }
 
  private:
   std::size_t count_;
   MPI_Win window_ = MPI_WIN_NULL;
   std::uint64_t* counter_ = nullptr;  // on world rank 0
-  std::uint64_t local_ = 0;           // a world of one rank needs no window
+  std::uint64_t local_ = 0;           // runs taken here without a window
+  std::uint64_t group_ = 0, groups_ = 1;
 };
 
 }  // namespace tracewarp::experiment

@@ -536,7 +536,11 @@ void run_all(const Sweep& sweep, const SweepStart& start) {
     sender.emplace(sweep);
   }
 
-  RunDealer dealer(world.as_boost(), to_run.size());
+  RunDealer dealer(world.as_boost(), to_run.size(), layout.group, layout.groups);
+  if (world.rank() == 0 && world.size() > 1 && !dealer.dynamic())
+    std::fprintf(stderr,
+                 "tracewarp: note: MPI makes no one-sided window across these ranks (Open MPI over TCP between nodes, "
+                 "without UCX): the runs are dealt to the groups in turn, not as each becomes free\n");
   const std::size_t stop = to_run.size() + 1;  // a leader's answer after a stop request
   for (;;) {
     // The others may wait here while the leader writes its run's results, with every core.

@@ -3,8 +3,10 @@
 # ports is never touched), and with `start_cluster accounting` slurmdbd on a private MariaDB, so
 # that sacct answers. Daemons run as SlurmUser=root (no account has to be created); only the
 # daemons started here are stopped, by PID, when the test exits. Skips (exit 77) where the
-# Debian packages cannot be installed or the test is not root.
-#   source tests/slurm/private_cluster.sh; start_cluster [accounting]
+# Debian packages cannot be installed or the test is not root. With `two-nodes`, the host holds
+# two Slurm nodes, n1 and n2 (a slurmd each, on ports of their own, each node its own TmpFS for
+# PMIx), so that jobs span nodes as on a cluster.
+#   source tests/slurm/private_cluster.sh; start_cluster [accounting] [two-nodes]
 # Sets: work (a scratch folder, kept if a check failed), host, cpus, SLURM_CONF; fail() counts
 # failures.
 
@@ -74,7 +76,10 @@ EOF
 }
 
 start_cluster() {
-  local accounting="${1:-}"
+  local accounting="" two_nodes="" option
+  for option in "$@"; do
+    case "$option" in accounting) accounting=accounting ;; two-nodes) two_nodes=yes ;; esac
+  done
   [ "$(id -u)" -eq 0 ] || skip "needs root to run private Slurm daemons as SlurmUser=root"
   bash "$src/scripts/install-deps.sh" --slurm >/dev/null 2>&1 ||
     skip "Debian's Slurm, munge and MariaDB packages could not be installed"
@@ -86,12 +91,13 @@ start_cluster() {
   chmod 755 "$work"
   trap stop_daemons EXIT
   local port
-  port=$(free_ports 4)
+  port=$(free_ports 5)
   db_port=$((port + 2)) dbd_port=$((port + 3))
   host=$(hostname -s)
   cpus=$(nproc)
   local memory_mib=$(($(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 * 9 / 10))
-  mkdir -p "$work/state" "$work/spool/$host" "$work/munge"
+  mkdir -p "$work/state" "$work/spool/$host" "$work/munge" "$work/spool/n1" "$work/spool/n2" "$work/tmp-n1" \
+    "$work/tmp-n2"
 
   dd if=/dev/urandom of="$work/munge/key" bs=128 count=1 status=none
   chmod 600 "$work/munge/key"
@@ -124,9 +130,9 @@ CredType=cred/munge
 StateSaveLocation=$work/state
 SlurmdSpoolDir=$work/spool/%n
 SlurmctldPidFile=$work/slurmctld.pid
-SlurmdPidFile=$work/slurmd.pid
+SlurmdPidFile=$work/slurmd-%n.pid
 SlurmctldLogFile=$work/slurmctld.log
-SlurmdLogFile=$work/slurmd.log
+SlurmdLogFile=$work/slurmd-%n.log
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
@@ -136,9 +142,21 @@ SelectTypeParameters=CR_Core_Memory
 MpiDefault=none
 ReturnToService=2
 SchedulerType=sched/backfill
-NodeName=$host CPUs=$cpus RealMemory=$memory_mib State=UNKNOWN
-PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
-PartitionName=long Nodes=$host MaxTime=INFINITE State=UP
+EOF
+  local nodes="$host"
+  if [ -n "$two_nodes" ]; then
+    nodes="n1,n2"
+    cat >>"$SLURM_CONF" <<EOF
+TmpFS=$work/tmp-%n
+NodeName=n1 NodeHostname=$host NodeAddr=127.0.0.1 Port=$((port + 1)) CPUs=$cpus RealMemory=$((memory_mib / 2)) State=UNKNOWN
+NodeName=n2 NodeHostname=$host NodeAddr=127.0.0.1 Port=$((port + 4)) CPUs=$cpus RealMemory=$((memory_mib / 2)) State=UNKNOWN
+EOF
+  else
+    echo "NodeName=$host CPUs=$cpus RealMemory=$memory_mib State=UNKNOWN" >>"$SLURM_CONF"
+  fi
+  cat >>"$SLURM_CONF" <<EOF
+PartitionName=debug Nodes=$nodes Default=YES MaxTime=INFINITE State=UP
+PartitionName=long Nodes=$nodes MaxTime=INFINITE State=UP
 EOF
 
   if [ "$accounting" = accounting ]; then
@@ -149,8 +167,15 @@ EOF
   started=$(date +%s%N)
   slurmctld -D -i -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
   pids+=($!)
-  slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
-  pids+=($!)
+  if [ -n "$two_nodes" ]; then
+    for node in n1 n2; do
+      slurmd -D -N "$node" -f "$SLURM_CONF" >"$work/slurmd-$node.out" 2>&1 &
+      pids+=($!)
+    done
+  else
+    slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
+    pids+=($!)
+  fi
   local ready=no
   for _ in $(seq 100); do
     if scontrol ping 2>/dev/null | grep -q UP &&

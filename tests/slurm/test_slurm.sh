@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The sbatch scripts on a real Slurm: a private single-node cluster (private_cluster.sh: munged,
-# slurmctld, slurmd from Debian's packages, installed by scripts/install-deps.sh --slurm) is
+# The sbatch scripts on a real Slurm: a private cluster of two nodes on this host (private_cluster.sh: munged,
+# slurmctld, a slurmd per node from Debian's packages, installed by scripts/install-deps.sh --slurm) is
 # started for this test alone, every script in slurm-scripts/ is submitted with small sizes,
 # and each job must end COMPLETED with exit 0:0, its results and figures must exist, and its
 # results must hold the same model data as the same `tracewarp run` outside Slurm. Only the
@@ -11,7 +11,7 @@ set -uo pipefail
 tw=$(realpath "$1"); python="$2"; src=$(realpath "$3")
 # shellcheck source=private_cluster.sh
 source "$src/tests/slurm/private_cluster.sh"
-start_cluster
+start_cluster two-nodes
 
 # Submits a script from the repository root (as users do) and waits for it; prints the job id.
 submit_and_wait() {
@@ -19,13 +19,14 @@ submit_and_wait() {
   local id state exit_code
   id=$(cd "$src" && sbatch --parsable --output="$work/$name-%j.out" "$@") || {
     fail "$name: sbatch refused the script"; return 1; }
-  for _ in $(seq 1500); do
+  for _ in $(seq 600); do
     state=$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
     case "$state" in PENDING | RUNNING | CONFIGURING | COMPLETING | "") sleep 0.2 ;; *) break ;; esac
   done
   exit_code=$(scontrol show job "$id" | sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p')
   if [ "$state" != COMPLETED ] || [ "$exit_code" != 0:0 ]; then
     fail "$name: job $id ended $state with exit $exit_code"
+    scontrol show job "$id" | grep -E "Reason|NodeList"
     cat "$work/$name-$id.out"
     return 1
   fi
@@ -58,6 +59,16 @@ if OUT="$work/kcomputer.h5" STUDY="$study" EXTRA="$kmix" \
   submit_and_wait batch-study --ntasks="$small_tasks" slurm-scripts/batch-study.sbatch; then
   # shellcheck disable=SC2086
   check_results batch-study "$work/kcomputer.h5" "$work/kcomputer-plots" "$src/$study" $kmix
+fi
+
+# A sweep over two nodes, one run per rank on each: the runs land in one file, identical to a
+# plain run's.
+if OUT="$work/nodes.h5" STUDY="$study" EXTRA="$kmix --set experiment.replications=2" \
+  submit_and_wait two-nodes --nodes=2 --ntasks=2 slurm-scripts/batch-study.sbatch; then
+  if grep -q "on n\[1-2\]" "$work"/two-nodes-*.out; then echo "ok   two-nodes: the job ran on n[1-2]"
+  else fail "two-nodes: the job did not span both nodes"; grep tracewarp-run "$work"/two-nodes-*.out; fi
+  # shellcheck disable=SC2086
+  check_results two-nodes "$work/nodes.h5" "$work/nodes-plots" "$src/$study" $kmix --set experiment.replications=2
 fi
 
 # One's own configuration, with no plot.py beside it: the job completes and keeps its results.
