@@ -121,15 +121,22 @@ PassDecision ReservingBackfillPolicy::pass(const SchedulingInput& in) {
   AvailabilityProfile profile(in.now, in.free_nodes, in.running);
   const Time horizon = window_ == 0 ? kTimeInfinity : end_of(in.now, window_);
   std::size_t reserved = 0;
+  // Once every reservation is given, only jobs that fit now matter: none can once fewer nodes are
+  // free now than the smallest queued job needs, and a job needing more than are free now is
+  // passed over without searching its window (both exact: fits() would refuse them).
+  const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
   for (const QueuedJob& job : considered(in)) {
+    const bool all_reserved = reserved_ != 0 && reserved == reserved_;
+    const std::uint32_t free_now = profile.steps().front().free;  // the profile starts at now
+    if (all_reserved && free_now < smallest) break;
     check_fits_machine(job, in);
-    if (profile.fits(in.now, job.requested, job.nodes)) {
+    if (job.nodes <= free_now && profile.fits(in.now, job.requested, job.nodes)) {
       profile.reserve(in.now, job.requested, job.nodes);
       out.start_now.push_back(job.id);
       out.reservations.push_back({job.id, in.now});
       continue;
     }
-    if (reserved_ != 0 && reserved == reserved_) continue;  // backfilled if it fits now, else waits
+    if (all_reserved) continue;  // backfilled if it fits now, else waits
     const Time start = profile.earliest_start(job.nodes, job.requested);
     if (start > horizon) continue;  // beyond the window: no reservation (Slurm's bf_window)
     profile.reserve(start, job.requested, job.nodes);
