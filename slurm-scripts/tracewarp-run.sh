@@ -8,18 +8,25 @@
 #     (SLURM_RESTART_COUNT > 0) the same command runs with --resume, so its results file ends
 #     identical to an uninterrupted run's.
 #   tracewarp_run CONFIG OUT [more `tracewarp run` arguments]
+# A warning that comes before tracewarp_run (Slurm may send it as a requeued job starts) is kept.
+warned=0
+trap 'warned=1' USR1
 tracewarp_run() {
   local config="$1" out="$2"
   shift 2
   local resume=()
   if [ "${SLURM_RESTART_COUNT:-0}" -gt 0 ]; then resume=(--resume); fi
-  local launcher rc=0
+  local rc=0
   echo "tracewarp-run: $(date +%T) allocation $((${SLURM_RESTART_COUNT:-0} + 1)) of job ${SLURM_JOB_ID:-(none)}" \
     "on ${SLURM_JOB_NODELIST:-this machine}${resume[*]:+, resuming}"
+  # The trap first: a warning that comes before the launcher runs is passed on once it does.
+  launcher=""
+  trap 'echo "tracewarp-run: $(date +%T) SIGUSR1 (time limit near): saving and stopping"; warned=1
+        [ -n "$launcher" ] && kill -USR1 "$launcher" 2>/dev/null' USR1
   # shellcheck disable=SC2086  # LAUNCH holds a command and its options
   ${LAUNCH:-srun --mpi=pmix} "${TRACEWARP:-build/tracewarp}" run "$config" -o "$out" "${resume[@]}" "$@" &
   launcher=$!
-  trap 'echo "tracewarp-run: $(date +%T) SIGUSR1 (time limit near): saving and stopping"; kill -USR1 "$launcher" 2>/dev/null' USR1
+  if [ "$warned" -eq 1 ]; then sleep 1; kill -USR1 "$launcher" 2>/dev/null; fi
   # A trap interrupts `wait` while the launcher runs on; its status is read once it has ended.
   while kill -0 "$launcher" 2>/dev/null; do wait "$launcher" || true; done
   wait "$launcher" || rc=$?

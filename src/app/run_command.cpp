@@ -165,9 +165,6 @@ void run_experiment(const RunOptions& o, const std::string& cmdline) {
     return terminal_progress([id = run.id, counter, runs] { return runs > 1 ? id + " [" + counter->text() + "]" : id; },
                              o.quiet, plain);
   };
-  // Slurm's warning before a time limit (sbatch --signal=USR1@SECONDS, or B:USR1 forwarded by the
-  // job script): save and stop, for --resume in the next allocation.
-  std::signal(SIGUSR1, [](int) { request_stop(); });
   const std::string output = experiment::run_sweep(world, experiment, sweep);
   if (world.rank() == 0 && shown) std::fputc('\n', stderr);  // ends the sweep's progress line
   if (world.rank() == 0 && !o.quiet)
@@ -208,6 +205,10 @@ void add_run_command(CLI::App& app, Action& action, int argc, char** argv) {
                 "is complete");
   const std::string cmdline = command_line(argc, argv);
   cmd->callback([o, &action, cmdline] {
+    // Slurm's warning before a time limit (sbatch --signal=USR1@SECONDS, or B:USR1 passed on by
+    // the job script): save and stop, for --resume in the next allocation. Taken from parsing
+    // on, so that a warning during start-up (MPI's, the configuration's) stops the run too.
+    std::signal(SIGUSR1, [](int) { request_stop(); });
     action = [o, cmdline] {
       if (o->keys) {
         if (Communicator::world().rank() == 0) print_keys();
