@@ -42,6 +42,29 @@ stopped_and_resumed() {
   else fail "$name: resumed results differ"; fi
 }
 
+# Slurm may send its warning as a job starts (up to a minute early, sbatch(1)): the job script's
+# tracewarp_run (slurm-scripts/tracewarp-run.sh) must pass it on without killing a rank that is
+# still starting. Here the warning reaches the script's shell as the launcher starts 2 ranks.
+warned_as_it_starts() {
+  printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = 4000.0\n' >"$work/early.toml"
+  (
+    cd "$src" && export TRACEWARP="$tw" LAUNCH="$mpirun -np 2 --oversubscribe" && unset SLURM_JOB_ID &&
+      source slurm-scripts/tracewarp-run.sh && tracewarp_run "$work/early.toml" "$work/early.h5" -q
+  ) >"$work/early.log" 2>&1 &
+  local pid=$!
+  sleep 0.2
+  kill -USR1 "$pid"
+  local code=0
+  wait "$pid" || code=$?
+  if [ "$code" -eq 3 ] && grep -q "stopped on request" "$work/early.log" &&
+    ls -d "$work/early.h5.journal"/run-*.checkpoint >/dev/null 2>&1; then
+    pass "tracewarp-run.sh: a warning as the ranks start stops them at a checkpoint, exit 3"
+  else
+    fail "tracewarp-run.sh: a warning as the ranks start (exit $code)"; tail -5 "$work/early.log"
+  fi
+}
+
+warned_as_it_starts
 stopped_and_resumed sequential "$work/one.toml" env
 stopped_and_resumed optimistic "$work/optimistic.toml" "$mpirun" -np 2 --oversubscribe
 stopped_and_resumed sweep "$work/sweep.toml" "$mpirun" -np 2 --oversubscribe

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A Slurm job that reaches its time limit goes on in the next allocation by itself, on a real
-# Slurm (private_cluster.sh): batch-study.sbatch submitted with a 1-minute limit and the warning
-# 30 s before it (`--signal=B:USR1@30`) runs a PHOLD run sized to need about 80 s on this
-# machine. The warning makes the run save a checkpoint and stop (exit 3); the job requeues itself
-# and resumes, until the run ends. The job must end COMPLETED after at least one restart, and its
+# Slurm (private_cluster.sh): batch-study.sbatch submitted with a 2-minute limit and the warning
+# 30 s before it (`--signal=B:USR1@30`) runs a PHOLD run sized to need about 110 s on this
+# machine. Slurm sends the warning up to a minute early (sbatch(1)), so 30-90 s into each
+# allocation: the first cannot finish the run, and each makes progress. The warning makes the run
+# save a checkpoint and stop (exit 3); the job requeues itself and resumes, until the run ends. The job must end COMPLETED after at least one restart, and its
 # results must hold the same model data as the same run uninterrupted.
 #   tests/slurm/test_requeue.sh TRACEWARP PYTHON SRC
 # Exit 77 (ctest: skipped) when the packages cannot be installed or the test is not root.
@@ -18,9 +19,9 @@ printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s\n' 100.0 >"
 start=$(date +%s%N)
 "$tw" run "$work/probe.toml" -q -o "$work/probe.h5" || { fail "the probe run"; exit 1; }
 probe_ms=$((($(date +%s%N) - start) / 1000000))
-end=$((100 * 80000 / (probe_ms > 0 ? probe_ms : 1)))
+end=$((100 * 110000 / (probe_ms > 0 ? probe_ms : 1)))
 printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s.0\n' "$end" >"$work/long.toml"
-echo "probe: end 100 in $probe_ms ms; the job's run: end $end (about 80 s)"
+echo "probe: end 100 in $probe_ms ms; the job's run: end $end (about 110 s)"
 
 # The reference, uninterrupted, beside the job (results do not depend on timing).
 "$tw" run "$work/long.toml" -q -o "$work/plain.h5" &
@@ -28,14 +29,14 @@ plain=$!
 
 export TRACEWARP="$tw" PYTHON="$python" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 id=$(cd "$src" && STUDY="$work/long.toml" OUT="$work/long.h5" FIGURES=0 \
-  sbatch --parsable --ntasks=1 --time=1 --signal=B:USR1@30 --output="$work/job-%j.out" \
+  sbatch --parsable --ntasks=1 --time=2 --signal=B:USR1@30 --output="$work/job-%j.out" \
   slurm-scripts/batch-study.sbatch) || { fail "sbatch refused the script"; exit 1; }
 # Slurm holds a requeued batch job for about two minutes (its BeginTime) before it may start
 # again; the test lets it start 5 s after the requeue, as a site's queue would after its delay.
 # (At once is too soon: the previous allocation's credential is still being revoked, and Slurm
 # kills the new start as "non-startable".)
 state="" released=""
-for _ in $(seq 1800); do  # up to 6 minutes
+for _ in $(seq 2400); do  # up to 8 minutes
   state=$(scontrol show job "$id" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
   case "$state" in
     COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;;
@@ -60,7 +61,9 @@ fi
 grep -q "requeueing job $id" "$work"/job-*.out || fail "requeue: the job's output does not say it requeued"
 grep "tracewarp-run:" "$work"/job-*.out
 wait "$plain" || fail "the uninterrupted run"
-if "$python" "$src/tests/python/compare_results.py" "$work/plain.h5" "$work/long.h5" >"$work/cmp" 2>&1; then
+if [ ! -f "$work/long.h5" ]; then
+  fail "requeue: the job wrote no results file"
+elif "$python" "$src/tests/python/compare_results.py" "$work/plain.h5" "$work/long.h5" >"$work/cmp" 2>&1; then
   echo "ok   requeue: results identical to the uninterrupted run"
 else
   fail "requeue: results differ from the uninterrupted run"; head -5 "$work/cmp"
