@@ -1,8 +1,12 @@
 #!/bin/sh
-# How the robustness and benefit findings depend on two readings the study leaves open: lambda
-# (fixed 0.5, 1, 2, or estimated from the sample) and the start-up of an attempt (0-10 s).
-# Each value re-runs robustness.toml and benefit.toml (10 seeds) with one key changed; then
-# sensitivity.py prints the tables of the README.
+# How the robustness and benefit findings depend on readings the study leaves open: lambda
+# (fixed 0.5, 1, 2, or estimated from the sample), the start-up of an attempt (its wait, 0-10 s,
+# and its CPU work, 0.5-1 core-s), a killed attempt's clean-up (1 core-s), how often tasks
+# report progress (1 s against Hadoop's 3 s), the reports an attempt needs before it has an
+# estimate (5 against 1), the maps' spread (CV 0.3, the second reading's) and the task work's
+# calibration (10/20 core-s, the second reading's, against 17.7/35.4). Each setting re-runs
+# robustness.toml and benefit.toml (10 seeds) with its keys changed; then sensitivity.py prints
+# the tables of the README.
 #   sh experiments/mapreduce-stragglers/sensitivity.sh [OUT_DIR] [TRACEWARP]
 # EXTRA: more --set arguments for every run (the tests shrink the cluster with it).
 set -e
@@ -10,13 +14,23 @@ here=$(dirname "$0")
 out=${1:-mapreduce-sensitivity}
 tw=${2:-build/tracewarp}
 mkdir -p "$out"
-run() {  # NAME KEY=VALUE
+run() {  # NAME KEY=VALUE...
+  name=$1
+  shift
+  sets=""
+  for kv in "$@"; do sets="$sets --set $kv"; done
   for e in robustness benefit; do
     # shellcheck disable=SC2086
-    "$tw" run "$here/$e.toml" -q --force -o "$out/$1-$e.h5" --set "$2" ${EXTRA:-}
+    "$tw" run "$here/$e.toml" -q --force -o "$out/$name-$e.h5" $sets ${EXTRA:-}
   done
 }
 for v in 0.5 1 2; do run "lambda-$v" "mapreduce.lambda=$v"; done
 run "lambda-sample" "mapreduce.lambda_from_sample=true"
 for v in 0 2 5 10; do run "startup-$v" "mapreduce.startup_s=$v"; done
+for v in 0.5 1; do run "startup-cpu-$v" "mapreduce.startup_core_s=$v"; done
+run "cleanup-1" "mapreduce.kill_cleanup_core_s=1"
+run "report-1" "mapreduce.progress_report_s=1"
+run "work-10" "mapreduce.map_work_s=10" "mapreduce.reduce_work_s=20"
+run "estimates-5" "mapreduce.estimates_needed=5"
+run "map-cv-0.3" "mapreduce.map_work_cv=0.3"
 /usr/bin/python3 "$here/sensitivity.py" "$out"

@@ -17,9 +17,14 @@ namespace {
 MapReduceParams small(const std::string& detector, std::uint64_t seed = 1) {
   MapReduceParams p;
   p.detector = detector;
+  p.map_work_s = 10;
+  p.reduce_work_s = 20;
   p.map_work_cv = 0;
   p.reduce_work_cv = 0;
   p.startup = 0;
+  p.startup_core_s = 0;
+  p.kill_cleanup_core_s = 0;
+  p.progress_report = p.heartbeat;
   p.workers = 6;
   p.maps = 120;
   p.reduces = 20;
@@ -124,12 +129,19 @@ TEST_CASE("mapreduce: an abnormal attempt's sleep uses no core, so it slows no o
   CHECK(only_completed(r, 0, 0).injected_abnormal == 1);
 }
 
-TEST_CASE("mapreduce: a re-executed attempt waits its start-up again", "[unit][mapreduce]") {
+TEST_CASE("mapreduce: a re-executed attempt starts up again, beside its killed attempt's clean-up",
+          "[unit][mapreduce]") {
   // Eight maps on eight workers, one each; an abnormal one (a 100-s sleep) is judged and killed
-  // within seconds and re-executed alone on its freed node. A normal re-execution then ends
-  // exactly its start-up plus its 10 core-s after it reached the worker.
-  for (const std::int64_t startup_s : {0, 3}) {
-    CAPTURE(startup_s);
+  // within seconds and re-executed alone on its freed node (1 core). A normal re-execution then
+  // ends its start-up plus its 10 core-s after it reached the worker; with 2 core-s of start-up
+  // CPU work, 2 s later; beside 4 core-s of the killed attempt's clean-up, which starts with it
+  // (both at 0.5 for 8 s, then its last 6 core-s alone), 4 s later.
+  struct Case {
+    std::int64_t startup_s;
+    double startup_core_s, cleanup_core_s, duration_s;
+  };
+  for (const Case c : {Case{0, 0, 0, 10}, Case{3, 0, 0, 13}, Case{0, 2, 0, 12}, Case{0, 0, 4, 14}}) {
+    CAPTURE(c.startup_s, c.startup_core_s, c.cleanup_core_s);
     bool seen = false;
     for (std::uint64_t seed = 1; seed <= 60 && !seen; ++seed) {
       MapReduceParams p = small("proposed", seed);
@@ -138,12 +150,15 @@ TEST_CASE("mapreduce: a re-executed attempt waits its start-up again", "[unit][m
       p.reduces = 0;
       p.state_change = false;
       p.abnormal_probability = 0.2;
-      p.startup = from_seconds(startup_s);
+      p.cores = 1;
+      p.startup = from_seconds(c.startup_s);
+      p.startup_core_s = c.startup_core_s;
+      p.kill_cleanup_core_s = c.cleanup_core_s;
       const MapReduceResult r = run_mapreduce(Communicator::self(), p, EngineConfig{});
       for (const AttemptRow& a : r.attempts)
         if (a.attempt == 1 && !a.speculative && !a.injected_abnormal && a.outcome == 0) {
           CAPTURE(seed, a.task, a.start_s);
-          CHECK(a.end_s - a.start_s == Approx(static_cast<double>(startup_s) + 10).epsilon(1e-9));
+          CHECK(a.end_s - a.start_s == Approx(c.duration_s).epsilon(1e-9));
           seen = true;
         }
     }
@@ -156,6 +171,10 @@ TEST_CASE("mapreduce: task work is drawn per kind with its mean and spread, the 
   MapReduceParams p;
   p.maps = 20000;
   p.reduces = 20000;
+  p.map_work_s = 10;
+  p.reduce_work_s = 20;
+  p.map_work_cv = 0.3;
+  p.reduce_work_cv = 0.2;
   const auto moments = [&](std::uint32_t first) {
     double sum = 0, squares = 0;
     for (std::uint32_t t = first; t < first + 20000; ++t) {

@@ -57,6 +57,24 @@ TEST_CASE("window detector: acts after the set number of abnormal checks in a ro
   CHECK_FALSE(window_check({0.1, 6, 60.0}, 1, {{15, 1, 0.05}, 1, 60}, checks));
 }
 
+TEST_CASE("window detector: only a new progress report counts toward the checks in a row", "[unit][mapreduce]") {
+  // Reports every 3 s, checks every second: the same abnormal estimate judged three times is one
+  // abnormal estimate; a check without a new report neither adds nor starts the count again.
+  const WindowRule rule{{15, 1, 0.05}, 3, 60};
+  std::uint32_t checks = 0;
+  const AttemptCheck reported{0.1, 9, 90.0, true}, stale{0.1, 10, 90.0, false};
+  CHECK_FALSE(window_check(reported, 1, rule, checks));
+  CHECK_FALSE(window_check(stale, 1, rule, checks));
+  CHECK_FALSE(window_check(stale, 1, rule, checks));
+  CHECK(checks == 1);
+  CHECK_FALSE(window_check(reported, 1, rule, checks));
+  CHECK_FALSE(window_check(stale, 1, rule, checks));
+  CHECK(window_check(reported, 1, rule, checks));  // the third abnormal report in a row
+  // No progress for 60 s is abnormal at once, report or not.
+  checks = 0;
+  CHECK(window_check({0, 60, std::nullopt, false}, 1, rule, checks));
+}
+
 TEST_CASE("window detector: no progress 60 s after the start is abnormal at once", "[unit][mapreduce]") {
   const WindowRule rule{{15, 1, 0.05}, 3, 60};
   std::uint32_t checks = 0;

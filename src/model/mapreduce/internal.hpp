@@ -24,11 +24,11 @@ enum Kind : EventKind {
   kCores = 2,        // worker, to itself: usable cores change
   kKill = 3,         // master -> worker
   kLaunch = 4,       // master -> worker
-  kHeartbeat = 5,    // worker, to itself: report progress
+  kReport = 5,       // worker, to itself: report progress
   kAttemptDone = 6,  // worker -> master
   kProgress = 7,     // worker -> master
   kJobArrival = 8,   // master, to itself
-  kTick = 9,         // master, to itself: detectors and placement
+  kTick = 9,         // master, to itself: detectors and placement, every heartbeat
 };
 enum Record : RecordTag { kAttemptRecord = 1 };
 

@@ -121,6 +121,7 @@ class MasterLp {
     double progress = 0;
     EstimateHistory estimates;
     std::uint32_t abnormal_checks = 0;
+    bool new_report = false;  // since the detector's last check
     bool operator==(const Attempt&) const = default;
   };
   struct Completed {
@@ -146,6 +147,7 @@ class MasterLp {
     if (it == running_.end()) return;  // ended or killed meanwhile
     Attempt& a = it->second;
     a.progress = m.progress;
+    a.new_report = true;
     if (m.progress > 0) a.estimates.add(to_seconds(now - a.start) / m.progress);
   }
 
@@ -249,6 +251,10 @@ class MasterLp {
       next_speculation_ = ctx.now() + (copied ? p().speculation_retry_after_copy : p().speculation_retry_after_none);
   }
 
+  // Whether the detector has an estimate of the attempt: the minimum of its last 5 is taken once
+  // estimates_needed reports gave one (its first ones are inflated by its start-up).
+  bool has_estimate(const Attempt& a) const { return a.estimates.count() >= p().estimates_needed; }
+
   // Speculative attempts a job may have in flight now (Hadoop's numberAllowedSpeculativeTasks).
   double speculation_allowed(std::uint32_t running_attempts) const {
     return std::max({static_cast<double>(p().speculation_minimum_allowed),
@@ -261,7 +267,7 @@ class MasterLp {
     for (const Completed& c : completed_)
       if (c.kind == kind && c.end >= horizon) sample.push_back(c.duration_s);
     for (const auto& [id, a] : running_)
-      if (kind_of(a.ref) == kind && !a.estimates.empty()) sample.push_back(a.estimates.estimate());
+      if (kind_of(a.ref) == kind && has_estimate(a)) sample.push_back(a.estimates.estimate());
     const std::int64_t mode = mode_bin(sample, p().bin_width_s);
     const double lambda =
         p().lambda_from_sample ? sample_lambda(sample, mode, p().bin_width_s, p().lambda) : p().lambda;
@@ -270,7 +276,9 @@ class MasterLp {
     for (auto& [id, a] : running_) {
       if (kind_of(a.ref) != kind || judged_.count(id) || state(a.ref).attempts >= p().max_attempts) continue;
       const AttemptCheck check{a.progress, to_seconds(ctx.now() - a.start),
-                               a.estimates.empty() ? std::nullopt : std::optional<double>(a.estimates.estimate())};
+                               has_estimate(a) ? std::optional<double>(a.estimates.estimate()) : std::nullopt,
+                               a.new_report};
+      a.new_report = false;
       if (window_check(check, mode, rule, a.abnormal_checks)) act.push_back(id);
     }
     for (const std::uint64_t id : act) {

@@ -40,7 +40,13 @@ const ParamTable<MapReduceParams>& param_table() {
                   "sleep of an abnormal attempt after each record (uses no core), s", {.min = 0})
           .integer("abnormal_batches", &P::abnormal_batches,
                    "an abnormal attempt computes and sleeps in this many equal batches of records", {.min = 1})
-          .seconds("heartbeat_s", &P::heartbeat, "heartbeat: progress reports and detector checks, seconds",
+          .seconds("heartbeat_s", &P::heartbeat,
+                   "the master's heartbeat: its detector and speculation checks (on the last progress reports) "
+                   "and placements, seconds",
+                   {.min = 1e-6})
+          .seconds("progress_report_s", &P::progress_report,
+                   "each worker reports its attempts' progress this often, seconds (Hadoop: "
+                   "mapreduce.task.progress-report.interval, 3 s)",
                    {.min = 1e-6})
           .seconds("latency_s", &P::latency, "master-worker message delay, seconds", {.min = 1e-9})
           .number("window_s", &P::window_s, "proposed: the detector's time window, seconds", {.min = 0})
@@ -50,7 +56,12 @@ const ParamTable<MapReduceParams>& param_table() {
                 "detector: estimate lambda at each check from the window's sample (the mean of the bins above "
                 "the mode), lambda when the sample has no spread")
           .number("p_threshold", &P::p_threshold, "detector: P', abnormal below it", {.min = 0, .max = 1})
-          .integer("consecutive", &P::consecutive, "detector: abnormal checks in a row before acting", {.min = 1})
+          .integer("consecutive", &P::consecutive,
+                   "detector: abnormal estimates in a row before acting (each from a new progress report)", {.min = 1})
+          .integer("estimates_needed", &P::estimates_needed,
+                   "detector: a running attempt's estimate (the minimum of its last 5) exists once this many reports "
+                   "gave one; before, the attempt is neither in the sample nor judged on it (1: from its first report)",
+                   {.min = 1, .max = 5})
           .number("zero_progress_s", &P::zero_progress_s, "detector: no progress this long after start is abnormal",
                   {.min = 0})
           .choice("action", &P::action, {"kill", "copy"}, "detector: kill and re-execute, or launch a copy")
@@ -63,9 +74,17 @@ const ParamTable<MapReduceParams>& param_table() {
                   "Hadoop speculation: copy tasks slower than mean - this x standard deviation of the rates",
                   {.min = 0})
           .seconds("startup_s", &P::startup,
-                   "every attempt (first run, re-execution, copy) waits this long for its container and JVM "
-                   "before working, using no core, s",
+                   "every attempt (first run, re-execution, copy) waits this long for its container before "
+                   "working, using no core, s",
                    {.min = 0})
+          .number("startup_core_s", &P::startup_core_s,
+                  "then its start-up's CPU work (JVM start) on the node's shared cores before its first record, "
+                  "core-seconds (a calibration: experiments/mapreduce-stragglers)",
+                  {.min = 0})
+          .number("kill_cleanup_core_s", &P::kill_cleanup_core_s,
+                  "a killed attempt's clean-up on its node's shared cores, core-seconds (a calibration: "
+                  "experiments/mapreduce-stragglers)",
+                  {.min = 0})
           .integer("speculation_minimum_allowed", &P::speculation_minimum_allowed,
                    "Hadoop speculation: speculative attempts a job may always have in flight "
                    "(mapreduce.job.speculative.minimum-allowed-tasks)")

@@ -1,7 +1,8 @@
 // The worker LP of the MapReduce model (internal to src/model/mapreduce/): a node's containers,
 // its cores shared exactly among the attempts it runs. An attempt is off the cores while it
-// starts up and while an abnormal one sleeps between its batches of records; the others share
-// the cores meanwhile.
+// waits for its container and while an abnormal one sleeps between its batches of records; the
+// others share the cores meanwhile. Its start-up's CPU part (JVM start) is work on the shared
+// cores before its first record, and a killed attempt leaves clean-up work on them.
 #pragma once
 
 #include <limits>
@@ -11,6 +12,9 @@
 namespace tracewarp::mapreduce::detail {
 
 class WorkerLp {
+  // A killed attempt's clean-up runs as work of its own under this id (attempt ids count up from 0).
+  static constexpr std::uint64_t kCleanup = ~std::uint64_t{0};
+
  public:
   WorkerLp(const Shared* shared, std::uint32_t node) : shared_(shared), node_(node), cores_(shared->params.cores) {}
 
@@ -24,17 +28,26 @@ class WorkerLp {
       case kLaunch: {
         const LaunchMsg m = ev.as<LaunchMsg>();
         const std::uint32_t batches = m.sleep_s > 0 ? shared_->params.abnormal_batches : 1;
-        running_.push_back({m.attempt, m.work, m.work, ctx.now() + shared_->params.startup, batches, batches,
-                            from_seconds(m.sleep_s / batches), false});
-        if (!heartbeat_on_) {
-          heartbeat_on_ = true;
-          ctx.send(ctx.self(), shared_->params.heartbeat, kHeartbeat);
+        // The start-up's CPU part comes first in the remaining work: the first batch ends after it.
+        running_.push_back({m.attempt, m.work + shared_->params.startup_core_s, m.work,
+                            ctx.now() + shared_->params.startup, batches, batches, from_seconds(m.sleep_s / batches),
+                            false});
+        if (!reporting_) {
+          reporting_ = true;
+          ctx.send(ctx.self(), shared_->params.progress_report, kReport);
         }
         break;
       }
-      case kKill:
-        std::erase_if(running_, [&](const Running& r) { return r.attempt == ev.as<AttemptMsg>().attempt; });
+      case kKill: {
+        const std::uint64_t attempt = ev.as<AttemptMsg>().attempt;
+        // A kill that crossed the attempt's end finds nothing to clean up.
+        if (std::erase_if(running_, [&](const Running& r) { return r.attempt == attempt && !r.cleanup(); }) > 0 &&
+            shared_->params.kill_cleanup_core_s > 0) {
+          const double work = shared_->params.kill_cleanup_core_s;
+          running_.push_back({kCleanup, work, work, ctx.now(), 1, 1, 0, false});
+        }
         break;
+      }
       case kCores:
         cores_ = shared_->params.cores_after;
         break;
@@ -42,15 +55,16 @@ class WorkerLp {
         if (ev.as<TokenMsg>().token != token_) return;  // superseded by a later change
         finish_due(ctx);
         break;
-      case kHeartbeat:
-        if (running_.empty()) {
-          heartbeat_on_ = false;
+      case kReport:
+        if (std::all_of(running_.begin(), running_.end(), [](const Running& r) { return r.cleanup(); })) {
+          reporting_ = false;
           return;
         }
         for (const Running& r : running_)
-          ctx.send(shared_->master, shared_->params.latency, kProgress,
-                   AttemptMsg{r.attempt, r.progress(ctx.now()), 0});
-        ctx.send(ctx.self(), shared_->params.heartbeat, kHeartbeat);
+          if (!r.cleanup())
+            ctx.send(shared_->master, shared_->params.latency, kProgress,
+                     AttemptMsg{r.attempt, r.progress(ctx.now()), 0});
+        ctx.send(ctx.self(), shared_->params.progress_report, kReport);
         return;
       default:
         throw InvariantError("mapreduce worker: unexpected event kind " + std::to_string(ev.kind()));
@@ -58,7 +72,7 @@ class WorkerLp {
     reschedule(ctx);
   }
   bool operator==(const WorkerLp&) const = default;
-  TRACEWARP_PERSIST(cores_, last_, running_, token_, heartbeat_on_)
+  TRACEWARP_PERSIST(cores_, last_, running_, token_, reporting_)
 
  private:
   struct Running {
@@ -72,13 +86,14 @@ class WorkerLp {
     bool asleep;
     bool operator==(const Running&) const = default;
 
+    bool cleanup() const { return attempt == kCleanup; }
     double batch_work() const { return total / batches; }
     // The work left when the current batch's computing is done.
     double target() const { return batch_work() * (batches_left - 1); }
     bool sleeps() const { return batch_sleep > 0; }
     // Records done: work and sleep count alike (at every batch's end both fractions agree).
     double progress(Time t) const {
-      const double worked = 1 - remaining / total;
+      const double worked = std::max(0.0, 1 - remaining / total);  // 0 during the start-up's CPU part
       if (!sleeps()) return worked;
       const double slept_batches =
           (batches - batches_left) +
@@ -125,7 +140,8 @@ class WorkerLp {
       return false;
     };
     for (Running& r : running_)
-      if (finished(r)) ctx.send(shared_->master, shared_->params.latency, kAttemptDone, AttemptMsg{r.attempt, 1, now});
+      if (finished(r) && !r.cleanup())
+        ctx.send(shared_->master, shared_->params.latency, kAttemptDone, AttemptMsg{r.attempt, 1, now});
     std::erase_if(running_, [](const Running& r) { return r.batches_left == 0; });
   }
   // The next end of a batch's computing under the current sharing, or the next start-up's or
@@ -152,7 +168,7 @@ class WorkerLp {
   Time last_ = 0;
   std::vector<Running> running_;
   std::uint64_t token_ = 0;
-  bool heartbeat_on_ = false;
+  bool reporting_ = false;  // a progress report is due (the node runs attempts)
 };
 
 }  // namespace tracewarp::mapreduce::detail

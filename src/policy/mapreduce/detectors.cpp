@@ -45,6 +45,8 @@ double sample_lambda(std::span<const double> durations, std::int64_t mode, doubl
 bool window_check(const AttemptCheck& a, std::int64_t mode, const WindowRule& rule, std::uint32_t& abnormal_checks) {
   if (a.progress == 0 && a.elapsed_s >= rule.zero_progress_s)
     abnormal_checks = rule.consecutive;  // stalled: abnormal at once
+  else if (!a.new_report)
+    return false;  // nothing new to judge: the count stands
   else if (mode >= 0 && a.estimate && poisson_abnormal(*a.estimate, mode, rule.poisson))
     ++abnormal_checks;
   else

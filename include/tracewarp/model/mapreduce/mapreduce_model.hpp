@@ -7,8 +7,8 @@
 // of memory_gb) and shares its usable cores among them: each attempt progresses at
 // min(1, cores / attempts) work units per second (work is in core-seconds), integrated exactly
 // between the instants that change it (a start, an end, a kill, the cores changing). Our rule
-// for containers: memory alone bounds them; cores are shared, not reserved. Every heartbeat a
-// busy worker reports each attempt's progress; an attempt's end is reported at once. The master
+// for containers: memory alone bounds them; cores are shared, not reserved. Every progress
+// report a busy worker reports each attempt's progress; an attempt's end is reported at once. The master
 // places pending tasks (maps, then a job's reduces once all its maps are done) on the node with
 // the most free memory (ties: the lowest), checks for stragglers every heartbeat, and kills or
 // copies. Every message pays `latency_s`, the lookahead between ranks.
@@ -20,8 +20,11 @@
 // CV gives the few long reduces of a skewed key distribution.
 //
 // Start-up: a launched attempt (a first run, a re-execution or a copy) waits `startup` for its
-// container and JVM before it does any work, and uses no core meanwhile; a killed attempt's
-// progress is lost and its re-execution waits again.
+// container, using no core, then does `startup_core_s` of CPU work on the shared cores (the JVM's
+// start) before its first record; a killed attempt's progress is lost, its container's clean-up
+// is `kill_cleanup_core_s` of work on its node's shared cores, and its re-execution starts up
+// again. Progress: each worker reports its attempts' progress every `progress_report` (Hadoop's
+// tasks every 3 s); the master checks every `heartbeat` (1 s) on the last reports.
 //
 // Disturbances: at state_change_s every worker's usable cores drop to cores_after (keys); each
 // attempt is abnormal with probability abnormal_probability (drawn at its launch, so a
@@ -61,10 +64,12 @@ struct MapReduceParams {
   double reduce_memory_gb = 3;
   std::uint32_t maps = 1632;  // 407.9 GB in 256-MB chunks
   std::uint32_t reduces = 370;
-  double map_work_s = 10;       // mean core-seconds per map
-  double reduce_work_s = 20;    // mean core-seconds per reduce
-  double map_work_cv = 0.3;     // spread of a map's work (coefficient of variation; 0: all alike)
-  double reduce_work_cv = 0.2;  // spread of a reduce's work (experiments/mapreduce-stragglers: why)
+  // Calibrated: Hadoop's job without the state change takes the study's 398 s (Table 1);
+  // experiments/mapreduce-stragglers/README.md.
+  double map_work_s = 17.7;     // mean core-seconds per map
+  double reduce_work_s = 35.4;  // mean core-seconds per reduce
+  double map_work_cv = 0.1;     // spread of a map's work (coefficient of variation; 0: all alike): equal splits
+  double reduce_work_cv = 0.1;  // reduce times nearly coincide in a normal run (the study's Fig. 1(a))
   std::uint32_t jobs = 1;
   Time job_interval = 600 * kTicksPerSecond;
   bool state_change = true;
@@ -75,7 +80,8 @@ struct MapReduceParams {
   double record_bytes = 2684;  // not published: 256 MiB / 2,684 B = 100,013 records, 100 s at 1 ms
   double delay_per_record_s = 0.001;
   std::uint32_t abnormal_batches = 100;
-  Time heartbeat = kTicksPerSecond;
+  Time heartbeat = kTicksPerSecond;            // the master's checks (Hadoop's 1-s AM heartbeat)
+  Time progress_report = 3 * kTicksPerSecond;  // mapreduce.task.progress-report.interval (3,000 ms)
   Time latency = kTicksPerSecond / 1000;
   double window_s = 30;
   double bin_width_s = 15;
@@ -83,6 +89,7 @@ struct MapReduceParams {
   bool lambda_from_sample = false;  // estimate lambda from each check's sample (sample_lambda)
   double p_threshold = 0.05;
   std::uint32_t consecutive = 3;
+  std::uint32_t estimates_needed = 1;  // reports with an estimate before an attempt has one
   double zero_progress_s = 60;
   std::string action = "kill";  // kill (and re-execute) or copy
   // The study's cluster allowed 9,999 attempts per task. A task with this many is no longer
@@ -91,7 +98,9 @@ struct MapReduceParams {
   std::uint32_t max_attempts = 9999;
   double speculation_min_run_s = 10;
   double speculation_slow_sigma = 1;
-  Time startup = 2 * kTicksPerSecond;  // container and JVM start of every attempt
+  Time startup = 2 * kTicksPerSecond;  // container and JVM start of every attempt: the wall-clock part
+  double startup_core_s = 0;           // ... and its CPU part, core-seconds on the node's shared cores
+  double kill_cleanup_core_s = 0;      // a killed attempt's clean-up, core-seconds on its node's cores
   // Hadoop 2's DefaultSpeculator limits (mapreduce.job.speculative.*): at most
   // max(minimum_allowed, cap_total x the job's tasks, cap_running x its running attempts)
   // speculative attempts of a job in flight; after a check that launched a copy the next waits

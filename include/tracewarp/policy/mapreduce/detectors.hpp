@@ -8,8 +8,10 @@
 //    equal-width histogram of it (bin k holds [k w, (k+1) w)); k_mode = the fullest bin (ties:
 //    the lowest); a running attempt in bin k gets k' = max(k - k_mode, 0) and is abnormal when
 //    P(lambda, k') = lambda^k' e^-lambda / k'! < P'. It is acted on after `consecutive`
-//    abnormal checks in a row; an attempt with no progress `zero_progress` after its start is
-//    abnormal at once. The conventional detector is the same with a 480-s window.
+//    abnormal estimates in a row: a check counts only when a progress report came since the last
+//    one (the master checks every heartbeat, tasks report every 3 s, and the same report judged
+//    three times is one piece of evidence, not three); an attempt with no progress
+//    `zero_progress` after its start is abnormal at once. The conventional detector is the same with a 480-s window.
 //  * Hadoop's default speculation (on in every run): only when free containers exist and no task
 //    of the phase is pending; among running tasks with one attempt that ran at least
 //    `min_run`, those whose progress rate is below mean - slow_sigma x standard deviation of the
@@ -35,7 +37,8 @@ class EstimateHistory {
     ++next_;
   }
   bool empty() const { return next_ == 0; }
-  double estimate() const;  // the minimum of the last (up to) 5
+  std::uint32_t count() const { return next_; }  // estimates added so far
+  double estimate() const;                       // the minimum of the last (up to) 5
   bool operator==(const EstimateHistory&) const = default;
 
  private:
@@ -61,11 +64,12 @@ bool poisson_abnormal(double duration, std::int64_t mode, const PoissonRule& rul
 double sample_lambda(std::span<const double> durations, std::int64_t mode, double bin_width_s, double fixed);
 
 // One check of one running attempt by the window detector. `abnormal_checks` is the attempt's
-// count of abnormal checks in a row (kept by the caller); returns whether to act on it now.
+// count of abnormal estimates in a row (kept by the caller); returns whether to act on it now.
 struct AttemptCheck {
   double progress;                 // 0..1, as last reported
   double elapsed_s;                // since its start
   std::optional<double> estimate;  // its estimated duration, if it has one
+  bool new_report = true;          // a progress report came since the last check: the estimate is new
 };
 struct WindowRule {
   PoissonRule poisson;
