@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The K computer interval-scheduling study's figures and tables from a results file
-(experiments/kcomputer-interval/study.toml or quick.toml):
+(experiments/kcomputer-interval/study.toml, study-768.toml, load-sweep.toml or quick.toml):
 
   utilisation.png      machine utilisation over time, one mix per pattern
   wait_by_class.png    mean wait by node class and by walltime class, per pattern
   started_by_class.png jobs started inside the window by node class, per pattern
-  patterns.csv         per pattern, over mixes: utilisation (mean, std), large-group utilisation,
+  patterns.csv         per pattern (per load and pattern for load-sweep.toml), over mixes: utilisation (mean, std), large-group utilisation,
                        the offered load (node-seconds of the jobs submitted over machine nodes x
                        the submission period, on the machine the jobs ran on), jobs started of each
                        node class, mean wait, scheduling pass cost (mean and p99 wall-clock us) and
@@ -65,6 +65,7 @@ def main() -> int:
         period = all_jobs["submit_s"].max() - all_jobs["submit_s"].min()
         row = {
             "pattern": pattern_of[run_id],
+            "load": runs.loc[run_id, "kmix.load_large"] if "kmix.load_large" in runs.columns else np.nan,
             "run_id": run_id,
             "utilisation": s["utilisation"],
             "utilisation_large": s.get("utilisation_large", np.nan),
@@ -83,10 +84,12 @@ def main() -> int:
         per_class_started.append(started.rename(run_id))
     table = pd.DataFrame(rows)
     table.to_csv(os.path.join(out, "runs.csv"), index=False)
-    numeric = table.drop(columns=["run_id"])
-    summary = numeric.groupby("pattern").agg(["mean", "std"])
+    # A load sweep (load-sweep.toml) gets a row per load and pattern; otherwise one per pattern.
+    keys = ["load", "pattern"] if table["load"].nunique() > 1 else ["pattern"]
+    numeric = table.drop(columns=["run_id"] + (["load"] if keys == ["pattern"] else []))
+    summary = numeric.groupby(keys).agg(["mean", "std"])
     summary.columns = [f"{a}_{b}" for a, b in summary.columns]
-    summary.insert(0, "mixes", table.groupby("pattern").size())
+    summary.insert(0, "mixes", table.groupby(keys).size())
     summary.to_csv(os.path.join(out, "patterns.csv"))
     with pd.option_context("display.width", 200, "display.max_columns", 40, "display.float_format", "{:.4g}".format):
         print(summary[["mixes", "utilisation_mean", "utilisation_std", "utilisation_large_mean", "offered_load_mean",
