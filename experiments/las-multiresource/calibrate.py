@@ -29,7 +29,9 @@ def kairos_busy(tw: str, config: str, mean_demand: float, tasks: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cal.h5")
         subprocess.run([tw, "run", config, "-q", "-o", out, "--set", f"lasmix.mean_demand={mean_demand}",
-                        "--set", f"lasmix.tasks={tasks}", "--set", "las.scheduler=kairos"], check=True)
+                        "--set", f"lasmix.tasks={tasks}", "--set", "las.scheduler=kairos",
+                        # the closed loop at sqrt 2 only (the configurations sweep both submission modes)
+                        "--set", "las.closed_loop_load=1.4142135623730951"], check=True)
         r = load(out)
         runs = r.runs
         row = runs[runs["las.scheduler"] == "kairos"].iloc[0]

@@ -417,8 +417,9 @@ Attributes las_summary(const LasResult& r) {
   };
   // Utilisation while tasks arrive (intervals that begin before the last submission): the
   // heavy tail's drain afterwards would otherwise dominate the mean.
-  double last_submit = 0;
-  for (const TaskRow& t : r.tasks) last_submit = std::max(last_submit, t.submit_s);
+  double last_submit = 0, last_end = 0;
+  for (const TaskRow& t : r.tasks)
+    last_submit = std::max(last_submit, t.submit_s), last_end = std::max(last_end, t.end_s);
   double cpu = 0, memory = 0, n = 0;
   for (const IntervalRow& i : r.intervals)
     if (i.time_s < last_submit || n == 0) cpu += i.cpu_utilisation, memory += i.memory_utilisation, n += 1;
@@ -430,8 +431,13 @@ Attributes las_summary(const LasResult& r) {
           {"slowdown_p99", percentile(0.99)},
           {"slowdown_p999", percentile(0.999)},
           {"preemptions", static_cast<std::int64_t>(r.preemptions)},
+          {"preemptions_per_task", static_cast<double>(r.preemptions) / std::max<double>(1, r.tasks.size())},
           {"mean_cpu_utilisation", cpu / n},
-          {"mean_memory_utilisation", memory / n}};
+          {"mean_memory_utilisation", memory / n},
+          // The closed loop counts slowdowns from each task's release: a scheduler that admits
+          // less releases the workload later, which its slowdowns do not show; these do.
+          {"last_release_s", last_submit},
+          {"makespan_s", last_end}};
 }
 
 }  // namespace tracewarp::las
