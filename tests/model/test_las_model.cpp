@@ -28,9 +28,10 @@ workload::Workload example() {
   return w;
 }
 
-LasResult run_example(const std::string& scheduler, SyncMode sync = SyncMode::sequential) {
+LasResult run_example(const std::string& scheduler, SyncMode sync = SyncMode::sequential, Time kairos_quantum = 0) {
   LasParams p;
-  p.closed_loop_load = 0;  // open loop: the example's submit times
+  p.kairos_quantum = kairos_quantum;  // 0: the hand-worked schedules re-evaluate on arrivals and ends only
+  p.closed_loop_load = 0;             // open loop: the example's submit times
   p.nodes = 1;
   p.capacity = {4, 8};
   p.scheduler = scheduler;
@@ -75,11 +76,13 @@ TEST_CASE("las model: the study's example, Kairos — r0 and r1 are preempted", 
 TEST_CASE("las model: both schedulers pass the rollback check", "[unit][model][las][rollback-check]") {
   for (const char* scheduler : {"proposed", "kairos"}) {
     CAPTURE(scheduler);
-    const LasResult reference = run_example(scheduler);
-    const LasResult checked = run_example(scheduler, SyncMode::rollback_check);
-    REQUIRE(checked.tasks.size() == reference.tasks.size());
-    for (std::size_t i = 0; i < reference.tasks.size(); ++i)
-      REQUIRE(checked.tasks[i].end_s == reference.tasks[i].end_s);
+    for (const Time quantum : {Time{0}, kTicksPerSecond}) {  // Kairos's quantum off and on
+      const LasResult reference = run_example(scheduler, SyncMode::sequential, quantum);
+      const LasResult checked = run_example(scheduler, SyncMode::rollback_check, quantum);
+      REQUIRE(checked.tasks.size() == reference.tasks.size());
+      for (std::size_t i = 0; i < reference.tasks.size(); ++i)
+        REQUIRE(checked.tasks[i].end_s == reference.tasks[i].end_s);
+    }
   }
   for (const double loop : {kStudyClusterLoad, 0.0}) {  // closed and open loop
     LasParams p;

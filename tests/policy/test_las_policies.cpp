@@ -131,6 +131,33 @@ TEST_CASE("las node: suspended tasks resume shortest-attained first when resourc
   REQUIRE_THROWS_AS(node.dispatch({30, {5, 1}, 10}, 220), InvariantError);  // larger than the node
 }
 
+TEST_CASE("las node: Kairos's quantum swaps a suspended task in once a running one has a quantum more service",
+          "[unit][policy][las]") {
+  // One core; quantum 10. A (service 100) starts at 0; B (100) arrives at 5 and, greedy,
+  // preempts A (attained 5). B must reach 5 + 10 = 15 before A replaces it: at 12 it has 7, at
+  // 19 14: no swap; at 20 it has 15: A replaces B. Then A must reach 15 + 10 = 25: at 39 it has
+  // 24, no; at 40 25: B replaces A.
+  NodeScheduler node({1, 1}, {Preemption::greedy, 0, 4, 10});
+  REQUIRE(node.dispatch({0, {1, 1}, 100}, 0).started == Ids{0});
+  const NodeChanges arrival = node.dispatch({1, {1, 1}, 100}, 5);
+  REQUIRE(arrival.preempted == Ids{0});
+  REQUIRE(arrival.started == Ids{1});
+  REQUIRE(node.on_quantum(12).started.empty());
+  REQUIRE(node.on_quantum(19).started.empty());
+  const NodeChanges swap = node.on_quantum(20);
+  REQUIRE(swap.preempted == Ids{1});
+  REQUIRE(swap.started == Ids{0});
+  REQUIRE(node.attained(1, 20) == 15);
+  REQUIRE(node.on_quantum(39).started.empty());
+  REQUIRE(node.on_quantum(40).started == Ids{1});
+  REQUIRE(node.preemptions() == 3);
+  // Without a quantum nothing happens between arrivals and completions.
+  NodeScheduler plain({1, 1}, {Preemption::greedy, 0, 4, 0});
+  plain.dispatch({0, {1, 1}, 100}, 0);
+  plain.dispatch({1, {1, 1}, 100}, 5);
+  REQUIRE(plain.on_quantum(1000).started.empty());
+}
+
 TEST_CASE("las placement: similarity among fitting nodes, else the least loaded below L, else wait",
           "[unit][policy][las]") {
   // Three nodes of (4, 8). Assigned: n0 (3, 1), n1 (1, 6), n2 (4, 0). Demand (1, 1) fits n0 and

@@ -19,7 +19,15 @@ namespace tracewarp::las {
 namespace {
 
 // Event kinds: their numbers order what happens within one instant (see the header).
-enum Kind : EventKind { kTaskEnd = 1, kSourceTick = 1, kArrival = 2, kReport = 3, kPass = 4, kDispatch = 5 };
+enum Kind : EventKind {
+  kTaskEnd = 1,
+  kSourceTick = 1,
+  kArrival = 2,
+  kReport = 3,
+  kPass = 4,
+  kDispatch = 5,
+  kQuantum = 6  // node, to itself: Kairos's periodic re-evaluation
+};
 enum Record : RecordTag { kTaskRecord = 1, kNodeBucket = 2, kQueueBucket = 3 };
 
 struct DispatchMsg {
@@ -195,11 +203,7 @@ class CentralLp {
 class NodeLp {
  public:
   NodeLp(const Shared* shared, Collector* out, std::uint32_t node)
-      : shared_(shared),
-        out_(out),
-        node_(node),
-        scheduler_(shared->params.capacity, {find_las_scheduler(shared->params.scheduler).preemption,
-                                             shared->params.min_run, shared->params.max_candidates}) {}
+      : shared_(shared), out_(out), node_(node), scheduler_(shared->params.capacity, settings(shared->params)) {}
 
   void on_event(const Event& ev, EventContext& ctx) {
     usage_.advance(ctx.now(), shared_->params.context.series_interval,
@@ -220,11 +224,20 @@ class NodeLp {
       tasks_.erase(it);
       ctx.send(shared_->central, 0, kReport, ReportMsg{m.index, node_});
       apply(changes, ctx);
+    } else if (ev.kind() == kQuantum) {
+      quantum_due_ = false;
+      apply(scheduler_.on_quantum(ctx.now()), ctx);
     } else {
       throw InvariantError("LAS node: unexpected event kind " + std::to_string(ev.kind()));
     }
     usage_.value = {scheduler_.used()[0], scheduler_.used()[1], static_cast<double>(scheduler_.running()),
                     static_cast<double>(scheduler_.suspended())};
+    // A node with suspended tasks re-evaluates every quantum (Kairos), from the first suspension.
+    const Time quantum = settings(shared_->params).quantum;
+    if (quantum > 0 && !quantum_due_ && scheduler_.suspended() > 0) {
+      quantum_due_ = true;
+      ctx.send(ctx.self(), quantum, kQuantum);
+    }
   }
   void on_commit(const Event&, CommitContext& ctx) const {
     ctx.for_each_record([&](const CommitContext::Record& r) {
@@ -239,9 +252,15 @@ class NodeLp {
     out_->add_node_bucket(BucketRow{usage_.last / shared_->params.context.series_interval, 0, usage_.sum});
   }
   bool operator==(const NodeLp&) const = default;
-  TRACEWARP_PERSIST(scheduler_, tasks_, usage_)
+  TRACEWARP_PERSIST(scheduler_, tasks_, usage_, quantum_due_)
 
  private:
+  static NodeSchedulerSettings settings(const LasParams& p) {
+    const LasSchedulerInfo& s = find_las_scheduler(p.scheduler);
+    // The quantum is Kairos's node monitor: the greedy rule's.
+    return {s.preemption, p.min_run, p.max_candidates, s.preemption == Preemption::greedy ? p.kairos_quantum : 0};
+  }
+
   struct TaskState {
     Time submit;
     Time first_start;
@@ -285,6 +304,7 @@ class NodeLp {
   NodeScheduler scheduler_;
   std::map<std::uint64_t, TaskState> tasks_;  // tasks on this node, by workload index
   BucketIntegrator usage_;
+  bool quantum_due_ = false;  // a kQuantum event is on its way
 };
 
 using model::gather_rows;

@@ -93,7 +93,12 @@ const ParamTable<LasParams>& param_table() {
           .integer("kairos_cap", &P::kairos_cap, "Q: Kairos' unfinished tasks per node", {.min = 1})
           .seconds("min_run_s", &P::min_run,
                    "W: seconds a task runs after a start or resume before it may be preempted", {.min = 0})
-          .integer("max_candidates", &P::max_candidates, "N: preemption candidates per search", {.min = 1});
+          .integer("max_candidates", &P::max_candidates, "N: preemption candidates per search", {.min = 1})
+          .seconds("kairos_quantum_s", &P::kairos_quantum,
+                   "Kairos: every this many seconds while tasks are suspended a node lets its least-served "
+                   "suspended task replace running tasks with at least this much more attained service (the "
+                   "original's 1-s processor-sharing window); 0 = only on arrivals and completions",
+                   {.min = 0});
   return table;
 }
 

@@ -103,17 +103,24 @@ void NodeScheduler::preempt(const std::vector<std::size_t>& indices, Time now, N
   }
 }
 
-void NodeScheduler::try_suspended(Time now, NodeChanges& changes) {
+void NodeScheduler::try_suspended(Time now, NodeChanges& changes, Time margin) {
   while (!suspended_.empty()) {
     const Entry head = suspended_.front();
     if (!fits(head.task.demand)) {
-      const std::vector<std::size_t> set = victims(head.task.demand, head.attained, now);
+      const std::vector<std::size_t> set = victims(head.task.demand, head.attained + margin, now);
       if (set.empty()) return;
       preempt(set, now, changes);
     }
     suspended_.erase(suspended_.begin());  // still first: its victims had more attained service
     start(head, now, changes);
   }
+}
+
+NodeChanges NodeScheduler::on_quantum(Time now) {
+  NodeChanges changes;
+  // Victims must have strictly more than head + quantum - 1 tick: at least a quantum more.
+  if (settings_.quantum > 0) try_suspended(now, changes, settings_.quantum - 1);
+  return changes;
 }
 
 NodeChanges NodeScheduler::dispatch(const LasTask& task, Time now) {

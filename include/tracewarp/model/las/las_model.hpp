@@ -56,7 +56,9 @@ struct LasParams {
   std::uint32_t kairos_cap = 32;                // Q
   Time min_run = 60 * kTicksPerSecond;          // W
   std::size_t max_candidates = 4;               // N
-  model::RunContext context;                    // the series interval of the run (no randomness)
+  Time kairos_quantum =
+      kTicksPerSecond;        // Kairos: node re-evaluation period (the original 1 s); 0: arrivals and ends only
+  model::RunContext context;  // the series interval of the run (no randomness)
 };
 
 struct TaskRow {

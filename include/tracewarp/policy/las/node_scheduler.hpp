@@ -18,6 +18,13 @@
 //    W protects running tasks only from preemption by suspended tasks (the study: "the minimum
 //    run time before a task can be preempted by a suspended task"); a new task is never held
 //    back by it. (An earlier reading applied W to new tasks too.)
+//  * Quantum (Kairos's node monitor, `quantum` > 0): every quantum while tasks are suspended the
+//    node re-evaluates: the head of the suspended tasks replaces running tasks whose attained
+//    service exceeds its own by at least a quantum (greedily, most attained first), repeated
+//    while heads start. The original Kairos NodeManager (epfl-labos/kairos, its
+//    ProcessorSharingMonitor: a 1,000-ms processor-sharing window checked every 100 ms) swaps
+//    the oldest running container for the youngest suspended one when their ages differ by a
+//    window; 0 re-evaluates on arrivals and completions only.
 //  * Suspending and resuming cost nothing; tasks never move to another node. A task whose service
 //    completes at this very instant is never preempted (it ends now).
 #pragma once
@@ -44,6 +51,7 @@ struct NodeSchedulerSettings {
   Preemption rule = Preemption::candidate_sets;
   Time min_run = 0;                // W: a task runs this long before a suspended task may preempt it
   std::size_t max_candidates = 4;  // N
+  Time quantum = 0;                // re-evaluate every quantum while tasks are suspended; 0: never
   bool operator==(const NodeSchedulerSettings&) const = default;
 };
 
@@ -60,6 +68,10 @@ class NodeScheduler {
   // A running task has received its whole service at `now`; returns its preemption count
   // through `preemptions` and what the freed resources started.
   NodeChanges complete(std::uint64_t id, Time now, std::uint32_t* preemptions = nullptr);
+
+  // A quantum has passed (settings.quantum > 0): suspended tasks replace running ones that have
+  // attained at least a quantum more service.
+  NodeChanges on_quantum(Time now);
 
   // When a running task finishes if left running; kTimeInfinity if it is not running.
   Time finish_time(std::uint64_t id) const;
@@ -90,7 +102,9 @@ class NodeScheduler {
   void start(Entry entry, Time now, NodeChanges& changes);
   void preempt(const std::vector<std::size_t>& indices, Time now, NodeChanges& changes);
   void suspend(Entry entry);
-  void try_suspended(Time now, NodeChanges& changes);
+  // Starts suspended heads while they fit or can preempt running tasks with more than
+  // `margin` more attained service than theirs.
+  void try_suspended(Time now, NodeChanges& changes, Time margin = 0);
 
   Amounts capacity_;
   NodeSchedulerSettings settings_;
