@@ -138,6 +138,14 @@ expect "a reduce container larger than a worker's memory is refused" 2 "mapreduc
 expect "a job with no task is refused" 2 "mapreduce.maps and mapreduce.reduces are both 0" -- \
   timeout 60 "$tw" run "$mr" -o mr.h5 --set mapreduce.maps=0 --set mapreduce.reduces=0
 
+# A replication run whose result rows cannot fit in memory is refused before any file.
+expect "a replication run too large for memory is refused before it starts" 2 \
+  "replication.tasks = 1000000000000: its result rows alone need .* GB on rank 0" -- \
+  timeout 60 "$tw" run "$src/experiments/replication/quick.toml" -o boinc.h5 --set replication.tasks=1000000000000
+if [ -e boinc.h5 ] || [ -e boinc.h5.partial ] || [ -e boinc.h5.journal ]; then
+  fail "the refused replication run left a file"
+else pass "the refused replication run left no file"; fi
+
 # --- 8. A FIFO as the trace is refused (it would be read once, then waited on forever) -----------
 mkfifo fifo.swf
 expect "a FIFO as the trace is refused, naming it" 2 "fifo.swf' as a trace: it is not a regular file" -- \

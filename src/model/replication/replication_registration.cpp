@@ -1,6 +1,10 @@
 // The replication model as an experiment (experiment.model = "replication"): its keys, tables
 // and summary.
+#include <cstdio>
+
 #include "tracewarp/config/settings.hpp"
+#include "tracewarp/core/error.hpp"
+#include "tracewarp/core/memory.hpp"
 #include "tracewarp/model/registry.hpp"
 #include "tracewarp/model/replication/replication_model.hpp"
 
@@ -8,10 +12,26 @@ namespace tracewarp::replication {
 
 namespace {
 
+// A run whose results cannot fit is refused before any file: rank 0 gathers a task row and at
+// least one copy row per task, whatever the rank count (a lower bound: it never refuses a run
+// that would fit; the engine's budget watches the rest as the run goes).
+void refuse_rows_beyond_memory(const ReplicationParams& p) {
+  const double need = static_cast<double>(p.tasks) * static_cast<double>(sizeof(TaskRow) + sizeof(CopyRow));
+  const double usable = static_cast<double>(usable_memory_bytes());
+  if (usable <= 0 || need <= usable) return;
+  char text[200];
+  std::snprintf(text, sizeof text,
+                "replication.tasks = %llu: its result rows alone need %.1f GB on rank 0, more than the %.1f GB this "
+                "process may use",
+                static_cast<unsigned long long>(p.tasks), need / 1e9, usable / 1e9);
+  throw ConfigError(std::string(text) + "; run fewer tasks, or on a machine with more memory");
+}
+
 // The replication.* keys and the run context, checked.
 ReplicationParams prepare(const Config& c) {
   ReplicationParams p = replication_param_table().read(c);
   p.context = model::run_context(c);
+  refuse_rows_beyond_memory(p);
   return p;
 }
 
