@@ -233,10 +233,9 @@ class NodeLp {
     usage_.value = {scheduler_.used()[0], scheduler_.used()[1], static_cast<double>(scheduler_.running()),
                     static_cast<double>(scheduler_.suspended())};
     // A node with suspended tasks re-evaluates every quantum (Kairos), from the first suspension.
-    const Time quantum = settings(shared_->params).quantum;
-    if (quantum > 0 && !quantum_due_ && scheduler_.suspended() > 0) {
+    if (scheduler_.quantum() > 0 && !quantum_due_ && scheduler_.suspended() > 0) {
       quantum_due_ = true;
-      ctx.send(ctx.self(), quantum, kQuantum);
+      ctx.send(ctx.self(), scheduler_.quantum(), kQuantum);
     }
   }
   void on_commit(const Event&, CommitContext& ctx) const {

@@ -78,6 +78,7 @@ class NodeScheduler {
   Time attained(std::uint64_t id, Time now) const;  // -1 if the task is not here
   const Amounts& used() const { return used_; }
   const Amounts& capacity() const { return capacity_; }
+  Time quantum() const { return settings_.quantum; }
   std::size_t running() const { return running_.size(); }
   std::size_t suspended() const { return suspended_.size(); }
   std::uint64_t preemptions() const { return preemptions_; }
