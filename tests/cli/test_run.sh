@@ -173,6 +173,13 @@ if "$python" "$src/experiments/replication/plot.py" "$work/repgrid.h5" --out "$w
   "$python" "$src/experiments/replication/plot.py" "$work/repsucc.h5" --out "$work/repsplots" >/dev/null &&
   [ -s "$work/repsplots/success.png" ]; then
   pass "experiments/replication/plot.py draws from results files"; else fail "replication/plot.py"; fi
+# The adaptive method's monitoring: every setting beside WQR and proposed, three tables per grain.
+"$mpirun" -np 2 --oversubscribe "$tw" run "$rep/monitoring.toml" -o "$work/repmon.h5" -q --ranks-per-run 1 \
+  --set replication.tasks=300 --set experiment.replications=1 || fail "replication monitoring sweep"
+if "$python" "$rep/monitoring.py" "$work/repmon.h5" >"$work/repmon.md" &&
+  [ "$(grep -c '^| 1,600 |' "$work/repmon.md")" -eq 6 ] && grep -q 'adaptive/10s free' "$work/repmon.md"; then
+  pass "experiments/replication/monitoring.py: completion, slowest method and view age per setting"
+else fail "replication/monitoring.py"; cat "$work/repmon.md"; fi
 
 echo "run pipeline: $failures failure(s)"
 [ "$failures" -eq 0 ]

@@ -69,6 +69,65 @@ TEST_CASE("replication server: a burst of requests waits exactly k/50 s", "[unit
   CHECK(r.queue_delay_max_s >= 0.18 - 1e-12);
 }
 
+TEST_CASE("replication adaptive: a collected view is as old as the server took to serve the reports",
+          "[unit][replication]") {
+  // 10 hosts in the server's domain: probes reach them d = 2 ms + 16 B at 100 Mbit/s after a
+  // round starts, each measures then, and the reports reach the server d later and are served
+  // one by one (20 ms each). The split is decided once the tenth is served: every host's state
+  // is then d + 200 ms old, in every round.
+  const ReplicationResult r = run_replication(Communicator::self(), small("adaptive", 10, 200, 1e10), EngineConfig{});
+  const double d = 0.002 + 16 * 8 / 100e6;
+  CHECK(r.view_age_max_s == Approx(d + 0.2).epsilon(1e-12));
+  CHECK(r.view_age_mean_s == Approx(d + 0.2).epsilon(1e-12));
+  CHECK(r.measurements == 0);
+}
+
+TEST_CASE("replication adaptive: monitors measure every interval, staggered, until the last task is done",
+          "[unit][replication]") {
+  // Host h measures at (h + 1) s, then every 10 s; the last task's end reaches the server d
+  // later, the server's stop reaches every host d after that (at C + 2d), and every measurement
+  // taken before then is served, each costing the server 20 ms but no exchange event.
+  ReplicationParams p = small("adaptive", 10, 200, 1e10);
+  p.monitor_interval = from_seconds(std::int64_t{10});
+  const ReplicationResult r = run_replication(Communicator::self(), p, EngineConfig{});
+  check_invariants(r, p);
+  double completion = 0;
+  for (const TaskRow& t : r.tasks) completion = std::max(completion, t.end_s);
+  const double d = 0.002 + 16 * 8 / 100e6, stop = completion + 2 * d;
+  std::uint64_t expected = 0;
+  for (int h = 0; h < 10; ++h)
+    for (double t = h + 1; t <= stop; t += 10) ++expected;
+  CHECK(r.measurements == expected);
+  // Rounds after the first rebalance on measurements at most one interval old (plus the network
+  // and the queue), here far below the server's capacity.
+  CHECK(r.view_age_max_s <= 10 + 2 * d + 0.2);
+  CHECK(r.view_age_mean_s < r.view_age_max_s);
+  // The server's exchanges are the collection of round 0 and one event per host per round.
+  const ReplicationResult on_demand = run_replication(Communicator::self(), small("adaptive", 10, 200, 1e10), {});
+  CHECK(r.server_events < on_demand.server_events);
+  // A measurement that arrives 5 s late is at least 5 s old when a round uses it.
+  p.monitor_lag = from_seconds(std::int64_t{5});
+  const ReplicationResult late = run_replication(Communicator::self(), p, EngineConfig{});
+  check_invariants(late, p);
+  CHECK(late.view_age_max_s <= 15 + 2 * d + 0.2);
+  CHECK(late.view_age_mean_s > r.view_age_mean_s);
+}
+
+TEST_CASE("replication adaptive: monitoring that saturates the server ages the view by its backlog",
+          "[unit][replication]") {
+  // 200 hosts measured every second are 200 measurements a second for a server of 50: the
+  // backlog grows all run, and rounds decide on views far older than the interval.
+  ReplicationParams p = small("adaptive", 200, 2000, 1e10);
+  p.monitor_interval = from_seconds(std::int64_t{1});
+  const ReplicationResult r = run_replication(Communicator::self(), p, EngineConfig{});
+  check_invariants(r, p);
+  CHECK(r.view_age_mean_s > 30);
+  p.monitor_cost_events = 0;  // free measurements: only their interval ages the view
+  const ReplicationResult free = run_replication(Communicator::self(), p, EngineConfig{});
+  CHECK(free.view_age_max_s <= 1 + 4 * 0.02 + 200 * 0.02);
+  CHECK(free.measurements > 0);
+}
+
 TEST_CASE("replication model: invariants for every method on random configurations", "[unit][replication]") {
   for (const char* method : {"wqr", "adaptive", "proposed", "proposed-no-cond3"})
     for (const std::uint64_t seed : {1, 2, 3}) {
@@ -97,10 +156,12 @@ TEST_CASE("replication model: condition 3 raises the replication success", "[uni
 
 TEST_CASE("replication model: every LP type passes the rollback check, hosts undone by copies or by on_reverse",
           "[unit][replication]") {
-  for (const char* method : {"wqr", "adaptive", "proposed"})
+  for (const char* method : {"wqr", "adaptive", "proposed", "adaptive-monitored"})
     for (const bool reverse : {false, true}) {
       CAPTURE(method, reverse);
-      ReplicationParams p = small(method, 80, 500, 1e9);
+      const bool monitored = std::string(method) == "adaptive-monitored";
+      ReplicationParams p = small(monitored ? "adaptive" : method, 80, 500, 1e9);
+      if (monitored) p.monitor_interval = from_seconds(std::int64_t{5});
       p.reverse = reverse;
       const ReplicationResult reference = run_replication(Communicator::self(), p, EngineConfig{});
       EngineConfig e;

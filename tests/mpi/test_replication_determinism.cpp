@@ -23,10 +23,12 @@ TEST_CASE("replication model: optimistic and conservative on any rank count matc
           "[mpi][replication]") {
   const Communicator world = Communicator::world();
   std::uint64_t tuning_steps = 0;
-  for (const char* method : {"wqr", "adaptive", "proposed", "proposed-no-cond3"}) {
+  for (const char* method : {"wqr", "adaptive", "proposed", "proposed-no-cond3", "adaptive-monitored"}) {
     ReplicationParams p;
-    p.method = method;
-    p.hosts = 120;  // three transit domains
+    const bool monitored = std::string(method) == "adaptive-monitored";
+    p.method = monitored ? "adaptive" : method;
+    if (monitored) p.monitor_interval = from_seconds(std::int64_t{3});  // saturates the server
+    p.hosts = 120;                                                      // three transit domains
     p.tasks = 900;
     p.grain = 3e9;
     p.context.series_interval = from_seconds(std::int64_t{30});
@@ -54,6 +56,8 @@ TEST_CASE("replication model: optimistic and conservative on any rank count matc
           REQUIRE(r.server_events == reference.server_events);
           REQUIRE(r.host_events_max == reference.host_events_max);
           REQUIRE(r.queue_delay_max_s == reference.queue_delay_max_s);
+          REQUIRE(r.measurements == reference.measurements);
+          REQUIRE(r.view_age_mean_s == reference.view_age_mean_s);
         }
   }
   REQUIRE(tuning_steps > 0);  // the tuner really changed settings under the runs above
@@ -79,9 +83,11 @@ TEST_CASE("replication model: rollback check on every rank count", "[mpi][replic
 TEST_CASE("replication model: checkpoints change nothing and a resume ends as the whole run, every method",
           "[mpi][replication][checkpoint]") {
   const Communicator world = Communicator::world();
-  for (const char* method : {"wqr", "adaptive", "proposed"}) {
+  for (const char* method : {"wqr", "adaptive", "proposed", "adaptive-monitored"}) {
     ReplicationParams p;
-    p.method = method;
+    const bool monitored = std::string(method) == "adaptive-monitored";
+    p.method = monitored ? "adaptive" : method;
+    if (monitored) p.monitor_interval = from_seconds(std::int64_t{5});
     p.hosts = 120;
     p.tasks = 600;
     p.grain = 3e9;

@@ -26,6 +26,12 @@ class HostLp {
 
   void on_init(EventContext& ctx) {
     if (!shared_->method->static_assignment) request_work(ctx, 0);
+    // Monitors measure all through the run, staggered over the first interval so that the
+    // server is not sent every host's measurement at once.
+    if (shared_->monitoring) {
+      const Time interval = p().monitor_interval;
+      ctx.send(ctx.self(), std::max<Time>(1, interval / p().hosts * (host_ + 1)), kMeasure);
+    }
   }
 
   void on_event(const Event& ev, EventContext& ctx) {
@@ -47,8 +53,12 @@ class HostLp {
       case kGive:
         return give(ev.as<GiveMsg>(), ctx);
       case kProbe:
-        return ctx.send(shared_->server, net_to_server(p().message_bytes), kReport,
-                        ReportMsg{host_, avail_.speed_at(ctx.now()), queued()});
+        return ctx.send(shared_->server, net_to_server(p().message_bytes), kReport, state(ctx.now()));
+      case kMeasure:
+        return measure(ctx);
+      case kEnd:
+        monitor_stopped_ = true;
+        return;
       case kPoll:
         return polled(ev.as<PollMsg>(), ctx);
       case kPollReply:
@@ -80,6 +90,7 @@ class HostLp {
     polls_.set_position({u.words[11], u.words[12]});
     assigned_ = u.flags[2] != 0;
     poll_in_flight_ = u.flags[3] != 0;
+    monitor_stopped_ = u.flags[4] != 0;
     queue_.resize((kept.size() - sizeof u) / sizeof(RangeMsg));
     if (!queue_.empty()) std::memcpy(queue_.data(), kept.data() + sizeof u, queue_.size() * sizeof(RangeMsg));
   }
@@ -101,7 +112,7 @@ class HostLp {
   }
   bool operator==(const HostLp&) const = default;
   TRACEWARP_PERSIST(avail_, copy_, token_, queue_, assigned_, polls_, poll_in_flight_, cancelled_early_, events_,
-                    replicas_not_started_)
+                    replicas_not_started_, monitor_stopped_)
 
  private:
   struct Copy {
@@ -123,7 +134,7 @@ class HostLp {
   struct Undo {
     std::uint64_t words[13];
     double remaining, walk_x, walk_y;
-    std::uint64_t flags[4];
+    std::uint64_t flags[5];
   };
   void keep_for_reverse(EventContext& ctx) const {
     if (!ctx.keeping_for_reverse()) return;
@@ -150,6 +161,7 @@ class HostLp {
     u.flags[1] = copy_.replica;
     u.flags[2] = assigned_;
     u.flags[3] = poll_in_flight_;
+    u.flags[4] = monitor_stopped_;
     constexpr std::size_t kInline = 8;  // ranges kept without a heap buffer
     std::array<std::byte, sizeof(Undo) + kInline * sizeof(RangeMsg)> local;
     std::vector<std::byte> large;
@@ -172,6 +184,16 @@ class HostLp {
     std::uint64_t n = 0;
     for (const RangeMsg& r : queue_) n += r.count;
     return n;
+  }
+
+  ReportMsg state(Time now) { return ReportMsg{host_, avail_.speed_at(now), queued(), now}; }
+
+  // Adaptive's monitor: the speed now and the queue, sent to the server, every interval until
+  // the application is done.
+  void measure(EventContext& ctx) {
+    if (monitor_stopped_) return;
+    ctx.send(shared_->server, p().monitor_lag + net_to_server(p().monitor_bytes), kMeasurement, state(ctx.now()));
+    ctx.send(ctx.self(), p().monitor_interval, kMeasure);
   }
 
   void progress(Time now) {
@@ -347,6 +369,7 @@ class HostLp {
   std::uint64_t cancelled_early_ = kNoTask;
   std::uint64_t events_ = 0;
   std::uint64_t replicas_not_started_ = 0;
+  bool monitor_stopped_ = false;
 };
 
 }  // namespace tracewarp::replication::detail

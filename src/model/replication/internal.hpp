@@ -33,6 +33,9 @@ enum Kind : EventKind {
   kReport = 13,        // host -> server: state for a collection round
   kDone = 14,          // host -> server: a task is done (result sink; no scheduler event)
   kRound = 15,         // server, to itself: the next collection round
+  kMeasure = 16,       // host, to itself (adaptive monitoring): measure and report
+  kMeasurement = 17,   // host -> server (adaptive monitoring): a measurement
+  kEnd = 18,           // server -> host (adaptive monitoring): the last task is done, stop measuring
 };
 enum Record : RecordTag { kTaskRecord = 1, kCopyRecord = 2, kWaitRecord = 3 };
 
@@ -57,10 +60,11 @@ struct GiveMsg {
   std::uint64_t to;
   std::uint64_t count;
 };
-struct ReportMsg {
+struct ReportMsg {  // a host's state, answering a probe or measured by its monitor
   std::uint64_t host;
   double speed;
   std::uint64_t queued;
+  Time measured_at;
 };
 struct PollMsg {
   std::uint64_t poller;
@@ -82,7 +86,9 @@ struct Shared {
   Network network;
   LpId server = 0;
   LpId first_host = 0;
-  Time service = 0;  // server time per event
+  Time service = 0;              // server time per event
+  Time measurement_service = 0;  // server time per monitoring measurement
+  bool monitoring = false;       // adaptive with monitor_interval > 0
 };
 
 // Each rank's committed output.
@@ -97,9 +103,13 @@ struct Collector {
   TimeSum wait_sum;
   std::int64_t wait_max = 0;
   std::uint64_t waits = 0;
+  std::uint64_t measurements = 0;
+  TimeSum view_age_sum;
+  std::uint64_t view_ages = 0;
+  std::int64_t view_age_max = 0;
   void add(const Interval& iv, std::size_t series) { buckets.add(iv.begin, iv.end, series); }
   TRACEWARP_PERSIST(tasks, copies, buckets, host_events, hosts_stopped, replicas_not_started, server_events, wait_sum,
-                    wait_max, waits)
+                    wait_max, waits, measurements, view_age_sum, view_ages, view_age_max)
 };
 
 struct HostTraits {

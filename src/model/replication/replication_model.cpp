@@ -29,6 +29,8 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
                 {params.domain_size, params.server_domain, params.stub_mbps * 1e6, params.transit_mbps * 1e6,
                  params.hop_latency, params.inter_domain_rtt}};
   shared.service = std::max<Time>(1, from_seconds(1.0 / params.server_rate));
+  shared.measurement_service = from_seconds(params.monitor_cost_events / params.server_rate);
+  shared.monitoring = method.rescheduling && params.monitor_interval > 0;
   Collector out;
   out.buckets = model::TickBuckets<2>(params.context.series_interval);
   // Room for this rank's rows before the first is written: without it, growing the tables (two
@@ -63,7 +65,8 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
     r.series.push_back({static_cast<double>(bucket) * to_seconds(params.context.series_interval),
                         out.buckets.average(ticks, 0), out.buckets.average(ticks, 1)});
   // Reductions over all ranks, so that every rank holds the same summary numbers.
-  std::uint64_t host_events = 0, maxima[2] = {0, static_cast<std::uint64_t>(out.wait_max)};
+  std::uint64_t host_events = 0,
+                maxima[3] = {0, static_cast<std::uint64_t>(out.wait_max), static_cast<std::uint64_t>(out.view_age_max)};
   for (const std::uint64_t e : out.host_events) host_events += e, maxima[0] = std::max(maxima[0], e);
   // The waits' sum as whole seconds and nanoseconds (TimeSum), each summed over the ranks: the
   // nanoseconds of a few ranks stay far below 2^63.
@@ -73,7 +76,11 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
                           out.hosts_stopped,
                           out.replicas_not_started,
                           host_events,
-                          static_cast<std::uint64_t>(out.wait_sum.nanoseconds)};
+                          static_cast<std::uint64_t>(out.wait_sum.nanoseconds),
+                          out.measurements,
+                          static_cast<std::uint64_t>(out.view_age_sum.seconds),
+                          static_cast<std::uint64_t>(out.view_age_sum.nanoseconds),
+                          out.view_ages};
   comm.sum(sums);
   comm.max(maxima);
   r.host_events_max = maxima[0];
@@ -86,6 +93,11 @@ ReplicationResult run_replication(const Communicator& comm, const ReplicationPar
   r.queue_delay_max_s = to_seconds(static_cast<Time>(wait_max));
   r.hosts_stopped = sums[3];
   r.replicas_accepted_not_started = sums[4];
+  r.measurements = sums[7];
+  TimeSum aged{static_cast<std::int64_t>(sums[8]), 0};
+  aged.add(static_cast<Time>(sums[9]));
+  r.view_age_mean_s = sums[10] > 0 ? aged.in_seconds() / static_cast<double>(sums[10]) : 0;
+  r.view_age_max_s = to_seconds(static_cast<Time>(maxima[2]));
   // The ideal bound's denominator: every host's peak (drawn as the hosts draw it).
   for (std::uint32_t h = 0; h < params.hosts; ++h) {
     RandomStream rng(params.context.seed, h);

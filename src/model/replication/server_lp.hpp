@@ -23,12 +23,14 @@ class ServerLp {
         return result(ev.as<ResultMsg>(), ctx);
       case kReport:
         return report(ev.as<ReportMsg>(), ctx);
+      case kMeasurement:
+        return measurement(ev.as<ReportMsg>(), ctx);
       case kDone:
-        ++done_;
+        if (++done_ == p().tasks && shared_->monitoring) stop_monitors(ctx);
         return;
       case kRound:
-        if (done_ < shared_->params.tasks) start_round(ctx);
-        return;
+        if (done_ >= p().tasks) return;
+        return shared_->monitoring ? rebalance_from_view(ctx) : start_round(ctx);
       default:
         throw InvariantError("replication server: unexpected event kind " + std::to_string(ev.kind()));
     }
@@ -45,10 +47,15 @@ class ServerLp {
     out_->wait_sum = wait_sum_;
     out_->wait_max = wait_max_;
     out_->waits = waits_;
+    out_->measurements = measurements_;
+    out_->view_age_sum = view_age_sum_;
+    out_->view_ages = view_ages_;
+    out_->view_age_max = view_age_max_;
   }
   bool operator==(const ServerLp&) const = default;
   TRACEWARP_PERSIST(busy_until_, events_, wait_sum_, wait_max_, waits_, wqr_, first_copy_, done_, rounds_,
-                    round_started_, reports_, speeds_, queued_)
+                    round_started_, reports_, speeds_, queued_, measured_at_, measurements_, view_age_sum_, view_ages_,
+                    view_age_max_)
 
  private:
   const ReplicationParams& p() const { return shared_->params; }
@@ -56,19 +63,24 @@ class ServerLp {
 
   // One event of service; returns when it ends (its response leaves then).
   Time serve(Time now) {
-    const Time begin = std::max(now, busy_until_);
-    busy_until_ = begin + shared_->service;
     ++events_;
+    return occupy(now, shared_->service);
+  }
+  Time occupy(Time now, Time service) {
+    busy_until_ = std::max(now, busy_until_) + service;
     return busy_until_;
   }
-  // The event a message brings: its wait in the queue is measured.
-  Time serve_arrival(EventContext& ctx) {
+  // What a message brings waits in the queue first: its wait is measured.
+  void queue_arrival(EventContext& ctx) {
     const Time begin = std::max(ctx.now(), busy_until_);
     const Time wait = begin - ctx.now();
     wait_sum_.add(wait);
     wait_max_ = std::max(wait_max_, wait);
     ++waits_;
     if (wait > 0) ctx.emit(kWaitRecord, Interval{ctx.now(), begin});
+  }
+  Time serve_arrival(EventContext& ctx) {
+    queue_arrival(ctx);
     return serve(ctx.now());
   }
 
@@ -118,6 +130,7 @@ class ServerLp {
     reports_ = 0;
     speeds_.assign(p().hosts, 0.0);
     queued_.assign(p().hosts, 0);
+    measured_at_.assign(p().hosts, 0);
     for (std::uint32_t h = 0; h < p().hosts; ++h)
       ctx.send(shared_->first_host + h, to_host(h, p().message_bytes), kProbe);
   }
@@ -126,10 +139,10 @@ class ServerLp {
     // A report whose probe was rolled back may arrive before its cancellation does.
     if (m.host >= speeds_.size()) return ctx.fault("replication server: a report outside a collection round");
     serve_arrival(ctx);
-    speeds_[m.host] = m.speed;
-    queued_[m.host] = m.queued;
+    see(m);
     if (++reports_ < p().hosts) return;
     if (rounds_++ == 0) {
+      count_view_ages(ctx.now());
       const std::vector<std::uint64_t> shares = proportional_shares(p().tasks, speeds_);
       std::uint64_t first = 0;
       for (std::uint32_t h = 0; h < p().hosts; ++h) {
@@ -137,18 +150,74 @@ class ServerLp {
                  RangeMsg{first, shares[h]});
         first += shares[h];
       }
+      queued_.assign(shares.begin(), shares.end());  // what the monitored view starts from
     } else {
-      std::vector<Time> slot_end(p().hosts);
-      for (std::uint32_t h = 0; h < p().hosts; ++h) slot_end[h] = serve(ctx.now());
-      for (const Transfer& t : rebalance(queued_, speeds_))
-        ctx.send(shared_->first_host + t.from, slot_end[t.from] - ctx.now() + to_host(t.from, p().message_bytes), kGive,
-                 GiveMsg{t.to, t.count});
+      send_rebalancing(ctx);
     }
-    // The view is needed only within a round: a small state between rounds is cheap to save.
-    std::vector<double>().swap(speeds_);
-    std::vector<std::uint64_t>().swap(queued_);
+    end_round(ctx);
+  }
+
+  // Adaptive's monitoring: a host's latest measurement replaces what the view held of it.
+  void measurement(const ReportMsg& m, EventContext& ctx) {
+    queue_arrival(ctx);
+    occupy(ctx.now(), shared_->measurement_service);
+    ++measurements_;
+    if (m.host >= speeds_.size()) return ctx.fault("replication server: a measurement before the static round");
+    if (m.measured_at >= measured_at_[m.host]) see(m);
+  }
+  void see(const ReportMsg& m) {
+    speeds_[m.host] = m.speed;
+    queued_[m.host] = m.queued;
+    measured_at_[m.host] = m.measured_at;
+  }
+
+  // A monitored round: no collection, the view as it stands.
+  void rebalance_from_view(EventContext& ctx) {
+    round_started_ = ctx.now();
+    ++rounds_;
+    send_rebalancing(ctx);
+    end_round(ctx);
+  }
+
+  // One event per host for its rebalancing instructions; the transfers ordered update the view.
+  void send_rebalancing(EventContext& ctx) {
+    count_view_ages(ctx.now());
+    std::vector<Time> slot_end(p().hosts);
+    for (std::uint32_t h = 0; h < p().hosts; ++h) slot_end[h] = serve(ctx.now());
+    for (const Transfer& t : rebalance(queued_, speeds_)) {
+      ctx.send(shared_->first_host + t.from, slot_end[t.from] - ctx.now() + to_host(t.from, p().message_bytes), kGive,
+               GiveMsg{t.to, t.count});
+      queued_[t.from] -= t.count;
+      queued_[t.to] += t.count;
+    }
+  }
+
+  // The ages when the decision is made: once the server has served what came before it (FIFO),
+  // so a view waits behind a backlog of measurements.
+  void count_view_ages(Time arrival) {
+    const Time now = std::max(arrival, busy_until_);
+    for (const Time at : measured_at_) {
+      view_age_sum_.add(now - at);
+      view_age_max_ = std::max(view_age_max_, now - at);
+    }
+    view_ages_ += measured_at_.size();
+  }
+
+  void end_round(EventContext& ctx) {
+    // Without monitoring the view is needed only within a round: a small state between rounds
+    // is cheap to save.
+    if (!shared_->monitoring) {
+      std::vector<double>().swap(speeds_);
+      std::vector<std::uint64_t>().swap(queued_);
+      std::vector<Time>().swap(measured_at_);
+    }
     if (shared_->method->rescheduling)
       ctx.send(ctx.self(), std::max(round_started_ + p().reschedule_period, busy_until_) - ctx.now(), kRound);
+  }
+
+  void stop_monitors(EventContext& ctx) {
+    for (std::uint32_t h = 0; h < p().hosts; ++h)
+      ctx.send(shared_->first_host + h, to_host(h, p().message_bytes), kEnd);
   }
 
   struct FirstCopy {
@@ -172,6 +241,11 @@ class ServerLp {
   std::uint32_t reports_ = 0;
   std::vector<double> speeds_;
   std::vector<std::uint64_t> queued_;
+  std::vector<Time> measured_at_;
+  std::uint64_t measurements_ = 0;
+  TimeSum view_age_sum_;
+  std::uint64_t view_ages_ = 0;
+  std::int64_t view_age_max_ = 0;
 };
 
 }  // namespace tracewarp::replication::detail

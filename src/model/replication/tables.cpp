@@ -25,6 +25,16 @@ const ParamTable<ReplicationParams>& replication_param_table() {
                 "optimistic mode undoes host events by reverse computation (on_reverse) instead of state copies")
           .seconds("reschedule_period_s", &P::reschedule_period, "adaptive: seconds from one round's start to the next",
                    {.min = 1e-3})
+          .seconds("monitor_interval_s", &P::monitor_interval,
+                   "adaptive: seconds between a host's measurements sent to the server (0 = no monitoring: every "
+                   "round collects each host's state, 1 event each); other methods ignore it",
+                   {.min = 0})
+          .seconds("monitor_lag_s", &P::monitor_lag,
+                   "adaptive monitoring: seconds a measurement takes to reach the server beyond the network",
+                   {.min = 0})
+          .number("monitor_cost_events", &P::monitor_cost_events,
+                  "adaptive monitoring: server time per measurement, in events (1 = 1 / server_rate)", {.min = 0})
+          .number("monitor_bytes", &P::monitor_bytes, "adaptive monitoring: bytes per measurement", {.min = 0})
           .seconds("walk_step_s", &P::walk_step, "availability walk: seconds between updates", {.min = 1e-3})
           .number("walk_start", &P::walk_start, "availability walk: x0, percent (y0 = clamp(x0 + w0))",
                   {.min = 0, .max = 100})
@@ -95,8 +105,11 @@ Attributes replication_summary(const ReplicationResult& r, const ReplicationPara
           {"server_events", static_cast<std::int64_t>(r.server_events)},
           // Each server event takes 1 / server_rate (the study's 50 events/s): the share of the run
           // the server spent serving, 1 when it is saturated.
-          {"server_busy_fraction",
-           completion > 0 ? static_cast<double>(r.server_events) / p.server_rate / completion : 0.0},
+          // Monitoring measurements take monitor_cost_events each.
+          {"server_busy_fraction", completion > 0 ? (static_cast<double>(r.server_events) +
+                                                     p.monitor_cost_events * static_cast<double>(r.measurements)) /
+                                                        p.server_rate / completion
+                                                  : 0.0},
           {"queue_delay_mean_s", r.queue_delay_mean_s},
           {"queue_delay_max_s", r.queue_delay_max_s},
           {"host_events_max", static_cast<std::int64_t>(r.host_events_max)},
@@ -105,7 +118,10 @@ Attributes replication_summary(const ReplicationResult& r, const ReplicationPara
           {"replicas_won", static_cast<std::int64_t>(won)},
           {"copies_cancelled", static_cast<std::int64_t>(cancelled)},
           {"replication_success", replicas > 0 ? static_cast<double>(won) / static_cast<double>(replicas) : 0.0},
-          {"hosts_stopped", static_cast<std::int64_t>(r.hosts_stopped)}};
+          {"hosts_stopped", static_cast<std::int64_t>(r.hosts_stopped)},
+          {"measurements", static_cast<std::int64_t>(r.measurements)},
+          {"view_age_mean_s", r.view_age_mean_s},
+          {"view_age_max_s", r.view_age_max_s}};
 }
 
 }  // namespace tracewarp::replication

@@ -14,8 +14,14 @@
 //               cancellation sent to a host running a losing copy (1);
 //   adaptive  — every round (the first at t = 0 is the static assignment, then every
 //               reschedule period after the previous round ended, until all tasks are done):
-//               one per host to collect its state, one per host to send its new assignment;
-//   proposed  — the static assignment round only. Hosts count (not queue) the events they
+//               one per host to collect its state, one per host to send its new assignment.
+//               With monitoring (monitor_interval_s > 0, the third reading), rounds after the
+//               first collect nothing: every host sends a measurement of its speed and queue
+//               each interval (monitor_cost_events of server time each, monitor_bytes on the
+//               wire, monitor_lag_s late), and a round rebalances on the latest measurement of
+//               each host, however old (`view_age_*` in the summary); the server updates its
+//               view with the transfers it orders. Monitoring stops when the last task is done;
+////   proposed  — the static assignment round only. Hosts count (not queue) the events they
 //               handle: a poll, a replica assignment, a replica's result.
 // Results of adaptive and proposed tasks go to the sink without a scheduler event.
 //
@@ -57,6 +63,11 @@ struct ReplicationParams {
   // copies of the host: scale.toml 10% faster on one rank, 5% on two (docs/performance-history.md).
   bool reverse = true;
   Time reschedule_period = 100 * kTicksPerSecond;
+  // Adaptive's monitoring (0 = none: each round collects every host's state on demand).
+  Time monitor_interval = 0;
+  Time monitor_lag = 0;
+  double monitor_cost_events = 1;
+  double monitor_bytes = 16;
   Time walk_step = 10 * kTicksPerSecond;
   double walk_start = 50;
   double omega_variance = 1;
@@ -120,6 +131,9 @@ struct ReplicationResult {
   double host_events_mean = 0;
   std::uint64_t hosts_stopped = 0;  // pollers that exhausted their list (proposed)
   std::uint64_t replicas_accepted_not_started = 0;
+  std::uint64_t measurements = 0;  // adaptive's monitoring: measurements the server served
+  double view_age_mean_s = 0;      // age of the host states a split or rebalancing used
+  double view_age_max_s = 0;
   double total_peak_flops = 0;
 };
 

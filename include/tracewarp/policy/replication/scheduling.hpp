@@ -10,7 +10,8 @@
 //    proportion to the measured speeds; hosts holding more than their share give the surplus to
 //    hosts holding less, matched in host order (so at most hosts - 1 transfers). Surplus leaves
 //    from the back of a donor's queue. The view is what each host reported when probed, so it
-//    is as old as the collection took.
+//    is as old as the collection took; with monitoring (replication.monitor_interval_s), what
+//    each host last measured (model/replication/replication_model.hpp says what that costs).
 //  * WQR: a host asking for work gets the next unassigned task; when none is left, a replica of
 //    the running task with the fewest copies running (ties: lowest task id) that has fewer than
 //    1 + max_replicas copies — "maximum replication count 4" read as 4 replicas besides the
