@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A Slurm job that reaches its time limit goes on in the next allocation by itself, on a real
 # Slurm (private_cluster.sh): batch-study.sbatch submitted with a 2-minute limit and the warning
-# 30 s before it (`--signal=B:USR1@30`) runs a PHOLD run sized to need about 110 s on this
+# 30 s before it (`--signal=B:USR1@30`) runs a PHOLD run sized to need about 150 s on this
 # machine. Slurm sends the warning up to a minute early (sbatch(1)), so 30-90 s into each
 # allocation: the first cannot finish the run, and each makes progress. The warning makes the run
 # save a checkpoint and stop (exit 3); the job requeues itself and resumes, until the run ends. The job must end COMPLETED after at least one restart, and its
@@ -14,14 +14,22 @@ tw=$(realpath "$1"); python="$2"; src=$(realpath "$3")
 source "$src/tests/slurm/private_cluster.sh"
 start_cluster
 
-# The run's length: PHOLD's time grows with its end time; measured here on a short one.
-printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s\n' 100.0 >"$work/probe.toml"
-start=$(date +%s%N)
-"$tw" run "$work/probe.toml" -q -o "$work/probe.h5" || { fail "the probe run"; exit 1; }
-probe_ms=$((($(date +%s%N) - start) / 1000000))
-end=$((100 * 110000 / (probe_ms > 0 ? probe_ms : 1)))
+# The run's length: PHOLD's time grows with its end time; measured here as the difference of two
+# short runs (end 100 and 400), which cancels the fixed cost of starting and writing a run (one
+# probe of 1 s overstated the time per unit by 1.6x, and a run sized to 110 s ended in 69 s,
+# before a warning due at 90 s). Sized to about 150 s, so that it outlasts the latest warning
+# (90 s) on a machine up to 40% faster than the probe saw.
+probe_ms() {
+  printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s\n' "$1" >"$work/probe.toml"
+  local start; start=$(date +%s%N)
+  "$tw" run "$work/probe.toml" -q --force -o "$work/probe.h5" || { fail "the probe run"; exit 1; }
+  echo $((($(date +%s%N) - start) / 1000000))
+}
+short_ms=$(probe_ms 100.0); long_ms=$(probe_ms 400.0)
+per_300=$((long_ms > short_ms ? long_ms - short_ms : 1))
+end=$((300 * 150000 / per_300))
 printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s.0\n' "$end" >"$work/long.toml"
-echo "probe: end 100 in $probe_ms ms; the job's run: end $end (about 110 s)"
+echo "probe: end 100 in $short_ms ms, 400 in $long_ms ms; the job's run: end $end (about 150 s)"
 
 # The reference, uninterrupted, beside the job (results do not depend on timing).
 "$tw" run "$work/long.toml" -q -o "$work/plain.h5" &
