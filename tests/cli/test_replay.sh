@@ -68,6 +68,11 @@ TOML
   expect "report --columns: the comparison with the logged schedule, a row per run" 0 \
     "run-000[0-9] +[a-z]+ +shared-nodes +[0-9.]+ +-?[0-9.e-]+$" -- \
     "$tw" report "$work/r1.h5" --columns wait_close_share,wait_rank_correlation
+  # The as-ran fit on its smallest log: every candidate scored on the first half (whatever
+  # compare_from_s the configuration already holds), the chosen one judged on the second.
+  expect "experiments/replay/as-ran/fit.py: candidates on the first half, the chosen one on the second" 0 \
+    "second half: close 0\.[0-9]+ \(null 0\.[0-9]+\), rank -?[0-9.]+, mean [0-9]+ s" -- \
+    "$python" "$src/experiments/replay/as-ran/fit.py" "$src/experiments/replay/as-ran/kth-sp2.toml" --tracewarp "$tw"
 fi
 
 # The closest policy is in bold only where it beats the null model: on one processor, job 2

@@ -54,6 +54,8 @@ def run(tracewarp, config, sets, out):
 
 
 def score(summary):
+    if "compared_mean_wait_s" not in summary:
+        sys.exit("fit.py: the replay compared no jobs with the log (no logged waits, or none after compare_from_s)")
     ratio = summary["compared_mean_wait_s"] / max(summary["logged_mean_wait_s"], 1e-9)
     off_by = abs(np.log2(max(ratio, 1e-9)))
     return summary["wait_close_share"] + summary["wait_rank_correlation"] - max(0.0, off_by - 1)
@@ -75,7 +77,9 @@ def main():
         results = []
         for values in itertools.product(*open_keys.values()):
             sets = dict(zip(open_keys.keys(), values))
-            summary, _ = run(args.tracewarp, args.config, {**sets, "workload.window_jobs": half}, out)
+            # (judged on every job of the half: the configuration's compare_from_s is the split)
+            summary, _ = run(args.tracewarp, args.config,
+                             {**sets, "workload.window_jobs": half, "batch.compare_from_s": 0}, out)
             results.append((score(summary), sets, summary))
             print(f"  first half {score(summary):.3f} (close {summary['wait_close_share']:.3f}, "
                   f"rank {summary['wait_rank_correlation']:.3f}, mean ratio "
