@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <string>
 
 #include "../support/checkpointing.hpp"
 #include "../support/tuning.hpp"
@@ -16,9 +17,11 @@ TEST_CASE("mapreduce model: optimistic and conservative on any rank count match 
           "[mpi][mapreduce]") {
   const Communicator world = Communicator::world();
   std::uint64_t tuning_steps = 0;
-  for (const char* detector : {"hadoop", "proposed", "conventional"}) {
+  for (const char* detector : {"hadoop", "proposed", "conventional", "proposed-first-progress"}) {
     MapReduceParams p;
-    p.detector = detector;
+    const std::string name = detector;
+    p.detector = name == "proposed-first-progress" ? "proposed" : name;
+    if (name == "proposed-first-progress") p.estimate_from = "first_progress";
     p.workers = 8;
     p.maps = 160;
     p.reduces = 24;

@@ -40,6 +40,19 @@ TEST_CASE("estimate history: the minimum of the last five estimates", "[unit][ma
   CHECK(h.estimate() == 11);
 }
 
+TEST_CASE("duration estimates: from launch a start-up inflates a young attempt's; from its first progress not",
+          "[unit][mapreduce]") {
+  // A 2-s start-up, then 1% of the work a second (a 102-s attempt). Reports at 3 s (1%) and 6 s
+  // (4%): from launch 3 / 0.01 = 300 s and 6 / 0.04 = 150 s; from the first progress, the rate
+  // since 3 s is 3% in 3 s, so 6 s plus 96% at 1%/s = 102 s, the true duration.
+  CHECK(estimate_from_launch(3, 0.01) == Approx(300));
+  CHECK(estimate_from_launch(6, 0.04) == Approx(150));
+  CHECK(estimate_from_first_progress(6, 0.04, 3, 0.01) == Approx(102));
+  // Late in the attempt the two agree closely: at 90 s (88%), 102.3 against 102.
+  CHECK(estimate_from_launch(90, 0.88) == Approx(102.27).epsilon(1e-3));
+  CHECK(estimate_from_first_progress(90, 0.88, 3, 0.01) == Approx(102));
+}
+
 TEST_CASE("window detector: acts after the set number of abnormal checks in a row", "[unit][mapreduce]") {
   const WindowRule rule{{15, 1, 0.05}, 3, 60};
   // The mode bin is 1 ([15, 30) s); an estimate of 90 s is bin 6, k' = 5: P = 0.003, abnormal.

@@ -57,7 +57,8 @@ class MasterLp {
         free_memory_(shared->params.workers, shared->params.memory_gb),
         tasks_(static_cast<std::size_t>(shared->params.jobs) * shared->tasks_per_job()),
         maps_left_(shared->params.jobs, shared->params.maps),
-        tasks_left_(shared->params.jobs, shared->tasks_per_job()) {}
+        tasks_left_(shared->params.jobs, shared->tasks_per_job()),
+        from_first_progress_(shared->params.estimate_from == "first_progress") {}
 
   void on_init(EventContext& ctx) {
     for (std::uint64_t j = 0; j < shared_->params.jobs; ++j)
@@ -121,7 +122,9 @@ class MasterLp {
     double progress = 0;
     EstimateHistory estimates;
     std::uint32_t abnormal_checks = 0;
-    bool new_report = false;  // since the detector's last check
+    bool new_report = false;     // since the detector's last check
+    Time first_progress_at = 0;  // estimate_from = first_progress: its first report with progress
+    double first_progress = 0;   // (0: none yet)
     bool operator==(const Attempt&) const = default;
   };
   struct Completed {
@@ -148,7 +151,16 @@ class MasterLp {
     Attempt& a = it->second;
     a.progress = m.progress;
     a.new_report = true;
-    if (m.progress > 0) a.estimates.add(to_seconds(now - a.start) / m.progress);
+    if (m.progress <= 0) return;
+    const double elapsed_s = to_seconds(now - a.start);
+    if (!from_first_progress_) return a.estimates.add(estimate_from_launch(elapsed_s, m.progress));
+    if (a.first_progress == 0) {  // the rate is measured from here on
+      a.first_progress_at = now;
+      a.first_progress = m.progress;
+    } else if (m.progress > a.first_progress) {
+      a.estimates.add(estimate_from_first_progress(elapsed_s, m.progress, to_seconds(a.first_progress_at - a.start),
+                                                   a.first_progress));
+    }
   }
 
   // The node with the most free memory that holds a container of `kind` (ties: the lowest id).
@@ -338,6 +350,7 @@ class MasterLp {
   std::vector<TaskState> tasks_;  // job-major
   std::vector<std::uint32_t> maps_left_;
   std::vector<std::uint32_t> tasks_left_;
+  bool from_first_progress_;  // params.estimate_from, read once
   std::deque<TaskRef> pending_;
   std::deque<TaskRef> copies_wanted_;
   std::map<std::uint64_t, Attempt> running_;  // by attempt id (launch order)

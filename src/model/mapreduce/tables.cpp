@@ -62,6 +62,10 @@ const ParamTable<MapReduceParams>& param_table() {
                    "detector: a running attempt's estimate (the minimum of its last 5) exists once this many reports "
                    "gave one; before, the attempt is neither in the sample nor judged on it (1: from its first report)",
                    {.min = 1, .max = 5})
+          .choice("estimate_from", &P::estimate_from, {"launch", "first_progress"},
+                  "detector: a running attempt's estimated duration is elapsed / progress since its launch (the "
+                  "study's), or elapsed plus the remaining work at the rate measured since its first progress report "
+                  "(from its second; our option: a start-up no longer inflates it)")
           .number("zero_progress_s", &P::zero_progress_s, "detector: no progress this long after start is abnormal",
                   {.min = 0})
           .choice("action", &P::action, {"kill", "copy"}, "detector: kill and re-execute, or launch a copy")

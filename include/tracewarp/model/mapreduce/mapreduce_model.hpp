@@ -90,6 +90,10 @@ struct MapReduceParams {
   double p_threshold = 0.05;
   std::uint32_t consecutive = 3;
   std::uint32_t estimates_needed = 1;  // reports with an estimate before an attempt has one
+  // How a running attempt's duration is estimated: "launch" (the study's: elapsed since launch
+  // over progress) or "first_progress" (elapsed, plus what remains at the rate measured since
+  // its first report of progress: a start-up no longer inflates a young attempt's estimate).
+  std::string estimate_from = "launch";
   double zero_progress_s = 60;
   std::string action = "kill";  // kill (and re-execute) or copy
   // The study's cluster allowed 9,999 attempts per task. A task with this many is no longer

@@ -2,7 +2,10 @@
 // functions and classes the application master calls. Our readings, written once:
 //
 //  * Estimated completion time (duration) of a running attempt: elapsed / progress, taking the
-//    minimum of its last 5 estimates (EstimateHistory).
+//    minimum of its last 5 estimates (EstimateHistory). Our option (mapreduce.estimate_from =
+//    first_progress, not the study's): elapsed plus the remaining progress at the rate measured
+//    since the attempt's first report of progress, so that a start-up, which makes no progress,
+//    does not inflate a young attempt's estimate (estimate_from_first_progress).
 //  * Time-window + Poisson (proposed): per task kind, the sample is the durations of attempts of
 //    that kind completed within the last `window` plus the estimates of the running ones; an
 //    equal-width histogram of it (bin k holds [k w, (k+1) w)); k_mode = the fullest bin (ties:
@@ -45,6 +48,17 @@ class EstimateHistory {
   std::array<double, 5> last_{};
   std::uint32_t next_ = 0;
 };
+
+// A running attempt's estimated duration (s) from a report of `progress` (0..1] at `elapsed_s`
+// after its launch: the study's.
+inline double estimate_from_launch(double elapsed_s, double progress) { return elapsed_s / progress; }
+// The same from the rate since its first report of progress (`first_progress` at
+// `first_elapsed_s`); progress > first_progress.
+inline double estimate_from_first_progress(double elapsed_s, double progress, double first_elapsed_s,
+                                           double first_progress) {
+  const double rate = (progress - first_progress) / (elapsed_s - first_elapsed_s);
+  return elapsed_s + (1 - progress) / rate;
+}
 
 struct PoissonRule {
   double bin_width_s = 15;
