@@ -54,7 +54,11 @@ class JobQueue {
                         for (std::size_t i = r.begin(); i != r.end(); ++i)
                           storage_[i].priority = priority(std::as_const(storage_[i]));
                       });
-    for (const QueuedJob& job : storage_) *priority_by_id(job.id) = job.priority;  // every queued job has one
+    // The same jobs by id (started ones were dropped above): one sort, not a search per job.
+    priority_by_id_.clear();
+    for (const QueuedJob& job : storage_) priority_by_id_.emplace_back(job.id, job.priority);
+    std::sort(priority_by_id_.begin(), priority_by_id_.end(),
+              [](const std::pair<JobId, double>& a, const std::pair<JobId, double>& b) { return a.first < b.first; });
     if (!std::is_sorted(storage_.begin(), storage_.end(), Before{}))
       std::sort(storage_.begin(), storage_.end(), Before{});
   }
