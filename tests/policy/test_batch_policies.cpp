@@ -259,10 +259,11 @@ TEST_CASE(
     CAPTURE(trial);
     REQUIRE(at_once.reserve_all(bookings) == all_fit);
     const AvailabilityProfile& expected = all_fit ? one_by_one : before;
-    REQUIRE(at_once.steps().size() == expected.steps().size());
-    for (std::size_t i = 0; i < expected.steps().size(); ++i) {
-      REQUIRE(at_once.steps()[i].from == expected.steps()[i].from);
-      REQUIRE(at_once.steps()[i].free == expected.steps()[i].free);
+    const auto got = at_once.steps(), want = expected.steps();
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      REQUIRE(got[i].from == want[i].from);
+      REQUIRE(got[i].free == want[i].free);
     }
     overbooked += all_fit ? 0 : 1;
     if (!all_fit) continue;
@@ -274,6 +275,135 @@ TEST_CASE(
   }
   CHECK(overbooked > 100);  // both outcomes were exercised
   CHECK(overbooked < 1900);
+}
+
+namespace {
+// The profile as a plain vector of steps, searched step by step: what the chunked profile must
+// answer, in every case.
+struct PlainProfile {
+  std::vector<AvailabilityProfile::Step> steps;
+  static Time end_of(Time start, Time d) { return d > kTimeInfinity - start ? kTimeInfinity : start + d; }
+  std::size_t index(Time t) const {
+    std::size_t i = 0;
+    while (i + 1 < steps.size() && steps[i + 1].from <= t) ++i;
+    return i;
+  }
+  std::size_t split(Time t) {
+    const std::size_t i = index(t);
+    if (steps[i].from == t) return i;
+    steps.insert(steps.begin() + static_cast<std::ptrdiff_t>(i) + 1, {t, steps[i].free});
+    return i + 1;
+  }
+  void add(Time start, Time d, std::int64_t delta) {
+    if (start == kTimeInfinity) return;
+    const Time end = end_of(start, d);
+    const std::size_t first = split(start), last = end == kTimeInfinity ? steps.size() : split(end);
+    for (std::size_t i = first; i < last; ++i) steps[i].free = static_cast<std::uint32_t>(steps[i].free + delta);
+  }
+  bool fits(Time start, Time d, std::uint32_t nodes) const {
+    if (start == kTimeInfinity) return true;
+    for (std::size_t i = index(start); i < steps.size() && steps[i].from < end_of(start, d); ++i)
+      if (steps[i].free < nodes) return false;
+    return true;
+  }
+  // The first step before `below` from which the window fits, counting `extra(j)` more free.
+  template <class Extra>
+  std::size_t first_fit(std::uint32_t nodes, Time d, std::size_t below, Extra extra) const {
+    for (std::size_t i = 0; i < below; ++i) {
+      if (steps[i].free + extra(i) < nodes) continue;
+      bool ok = true;
+      for (std::size_t j = i + 1; j < steps.size() && steps[j].from < end_of(steps[i].from, d); ++j)
+        if (steps[j].free + extra(j) < nodes) ok = false;
+      if (ok) return i;
+    }
+    return below;
+  }
+  Time earliest(std::uint32_t nodes, Time d) const {
+    const std::size_t i = first_fit(nodes, d, steps.size(), [](std::size_t) { return 0u; });
+    return i < steps.size() ? steps[i].from : kTimeInfinity;
+  }
+  Time earliest_if_released(const AvailabilityProfile::Booking& own) const {
+    if (own.start == kTimeInfinity) return earliest(own.nodes, own.duration);
+    const std::size_t first = index(own.start);
+    const Time end = end_of(own.start, own.duration);
+    const std::size_t i = first_fit(own.nodes, own.duration, first,
+                                    [&](std::size_t j) { return j >= first && steps[j].from < end ? own.nodes : 0u; });
+    return i < first ? steps[i].from : own.start;
+  }
+};
+}  // namespace
+
+TEST_CASE("profile: in chunks, every answer is the one a plain vector of steps gives", "[unit][policy]") {
+  RandomStream rng(11, 5);
+  for (int trial = 0; trial < 60; ++trial) {
+    CAPTURE(trial);
+    const Time now = static_cast<Time>(rng.below(100));
+    std::vector<RunningJob> running;  // up to 600 release times: a dozen chunks and more
+    for (std::uint64_t n = 1 + rng.below(600); n > 0; --n)
+      running.push_back({n, static_cast<std::uint32_t>(1 + rng.below(8)), 0,
+                         rng.below(50) == 0 ? kTimeInfinity : static_cast<Time>(rng.below(20000))});
+    const auto free_now = static_cast<std::uint32_t>(rng.below(20));
+    AvailabilityProfile profile(now, free_now, running);
+    PlainProfile plain{profile.steps()};
+    std::vector<AvailabilityProfile::Booking> held;
+    for (int op = 0; op < 400; ++op) {
+      const auto nodes = static_cast<std::uint32_t>(1 + rng.below(rng.below(4) == 0 ? 400 : 40));
+      const Time duration = rng.below(20) == 0 ? kTimeInfinity : static_cast<Time>(1 + rng.below(3000));
+      const Time at = now + static_cast<Time>(rng.below(25000));
+      CAPTURE(op, nodes, duration, at);
+      const Time earliest = plain.earliest(nodes, duration);
+      REQUIRE(profile.earliest_start(nodes, duration) == earliest);
+      // Searched from any time no later than the earliest start (a search of this shape earlier in a pass)
+      REQUIRE(profile.earliest_start_from(nodes, duration, std::min(earliest, at)) == earliest);
+      REQUIRE(profile.fits(at, duration, nodes) == plain.fits(at, duration, nodes));
+      REQUIRE(profile.free_at(at) == plain.steps[plain.index(at)].free);
+      if (!held.empty()) {
+        const auto& own = held[rng.below(held.size())];
+        REQUIRE(profile.earliest_start_if_released(own) == plain.earliest_if_released(own));
+      }
+      switch (rng.below(3)) {
+        case 0: {  // a reservation where it fits: at its earliest start or at a random time
+          const Time start = rng.below(2) == 0 ? plain.earliest(nodes, duration) : at;
+          if (start != kTimeInfinity && plain.fits(start, duration, nodes)) {
+            profile.reserve(start, duration, nodes);
+            plain.add(start, duration, -std::int64_t{nodes});
+            held.push_back({start, duration, nodes});
+          }
+          break;
+        }
+        case 1:
+          if (!held.empty()) {  // one released
+            const std::size_t k = rng.below(held.size());
+            profile.release(held[k].start, held[k].duration, held[k].nodes);
+            plain.add(held[k].start, held[k].duration, std::int64_t{held[k].nodes});
+            held.erase(held.begin() + static_cast<std::ptrdiff_t>(k));
+          }
+          break;
+        default:
+          break;
+      }
+      const auto got = profile.steps();
+      REQUIRE(got.size() == plain.steps.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        REQUIRE(got[i].from == plain.steps[i].from);
+        REQUIRE(got[i].free == plain.steps[i].free);
+      }
+    }
+  }
+}
+
+TEST_CASE("backfill: jobs of one shape are reserved one after another, each searched from the last", "[unit][policy]") {
+  // 10 nodes; a running job holds 6 until 100. A (6 nodes, 50 s) waits for 100, then holds 6
+  // until 150. B, C and D (8 nodes, 100 s each) have one shape: B fits from 150 (A's end), C once
+  // B ends (250), D once C ends (350). Nothing else can start now (4 free, none asks 4 or fewer).
+  ReservingBackfillPolicy every_job(0, 0);
+  const PassDecision d =
+      run_pass(every_job, 0, 10, {{9, 6, 0, 100}}, {job(1, 6, 50), job(2, 8, 100), job(3, 8, 100), job(4, 8, 100)});
+  REQUIRE(d.start_now.empty());
+  CHECK(reservation_of(d, 1) == 100);
+  CHECK(reservation_of(d, 2) == 150);
+  CHECK(reservation_of(d, 3) == 250);
+  CHECK(reservation_of(d, 4) == 350);
 }
 
 TEST_CASE("backfill: reservations for the first K jobs, and none beyond the window", "[unit][policy]") {

@@ -125,9 +125,13 @@ PassDecision ReservingBackfillPolicy::pass(const SchedulingInput& in) {
   // free now than the smallest queued job needs, and a job needing more than are free now is
   // passed over without searching its window (both exact: fits() would refuse them).
   const std::uint32_t smallest = std::max<std::uint32_t>(1, in.smallest_queued);
+  // Within a pass the profile only loses nodes, so a job of the same size and length as one
+  // searched before cannot start earlier than that one's earliest start: its search starts
+  // there (exact; on RICC 97.5% of the searches of K = 100 are of a shape searched before).
+  std::map<std::pair<std::uint32_t, Time>, Time> searched;
   for (const QueuedJob& job : considered(in)) {
     const bool all_reserved = reserved_ != 0 && reserved == reserved_;
-    const std::uint32_t free_now = profile.steps().front().free;  // the profile starts at now
+    const std::uint32_t free_now = profile.free_now();
     if (all_reserved && free_now < smallest) break;
     check_fits_machine(job, in);
     if (job.nodes <= free_now && profile.fits(in.now, job.requested, job.nodes)) {
@@ -137,7 +141,9 @@ PassDecision ReservingBackfillPolicy::pass(const SchedulingInput& in) {
       continue;
     }
     if (all_reserved) continue;  // backfilled if it fits now, else waits
-    const Time start = profile.earliest_start(job.nodes, job.requested);
+    const auto shape = searched.try_emplace({job.nodes, job.requested}, in.now).first;
+    const Time start = profile.earliest_start_from(job.nodes, job.requested, shape->second);
+    shape->second = start;
     if (start > horizon) continue;  // beyond the window: no reservation (Slurm's bf_window)
     profile.reserve(start, job.requested, job.nodes);
     out.reservations.push_back({job.id, start});
