@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A Slurm job that reaches its time limit goes on in the next allocation by itself, on a real
 # Slurm (private_cluster.sh): batch-study.sbatch submitted with a 2-minute limit and the warning
-# 30 s before it (`--signal=B:USR1@30`) runs a PHOLD run sized to need about 150 s on this
+# 30 s before it (`--signal=B:USR1@30`) runs a PHOLD run sized to need about 160 s on this
 # machine. Slurm sends the warning up to a minute early (sbatch(1)), so 30-90 s into each
 # allocation: the first cannot finish the run, and each makes progress. The warning makes the run
 # save a checkpoint and stop (exit 3); the job requeues itself and resumes, until the run ends. The job must end COMPLETED after at least one restart, and its
@@ -14,11 +14,12 @@ tw=$(realpath "$1"); python="$2"; src=$(realpath "$3")
 source "$src/tests/slurm/private_cluster.sh"
 start_cluster
 
-# The run's length: PHOLD's time grows with its end time; measured here as the difference of two
-# short runs (end 100 and 400), which cancels the fixed cost of starting and writing a run (one
-# probe of 1 s overstated the time per unit by 1.6x, and a run sized to 110 s ended in 69 s,
-# before a warning due at 90 s). Sized to about 150 s, so that it outlasts the latest warning
-# (90 s) on a machine up to 40% faster than the probe saw.
+# The run's length: PHOLD's time grows with its end time; measured here on two short runs (end
+# 100 and 400). The run must outlast the latest warning (90 s into the allocation) however busy
+# the machine was while it was measured: a run sized to 110 s from one probe ended in 69 s, and
+# one sized to 150 s from the two probes' difference (slowed by a neighbouring test) in 83 s. So
+# the time per unit is the smaller of the two probes' estimates (the short one's includes the
+# fixed cost of a run, the difference cancels it), and the run is sized to about 160 s at it.
 probe_ms() {
   printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s\n' "$1" >"$work/probe.toml"
   local start; start=$(date +%s%N)
@@ -27,9 +28,10 @@ probe_ms() {
 }
 short_ms=$(probe_ms 100.0); long_ms=$(probe_ms 400.0)
 per_300=$((long_ms > short_ms ? long_ms - short_ms : 1))
-end=$((300 * 150000 / per_300))
+[ $((3 * short_ms)) -lt "$per_300" ] && per_300=$((3 * short_ms))
+end=$((300 * 160000 / per_300))
 printf '[experiment]\nmodel = "phold"\n[phold]\nlps = 4096\nend = %s.0\n' "$end" >"$work/long.toml"
-echo "probe: end 100 in $short_ms ms, 400 in $long_ms ms; the job's run: end $end (about 150 s)"
+echo "probe: end 100 in $short_ms ms, 400 in $long_ms ms; the job's run: end $end (about 160 s)"
 
 # The reference, uninterrupted, beside the job (results do not depend on timing).
 "$tw" run "$work/long.toml" -q -o "$work/plain.h5" &
