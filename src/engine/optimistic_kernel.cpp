@@ -158,6 +158,8 @@ class OptimisticKernel final : public KernelPort {
             save_checkpoint();
             executed = 0;  // the next round waits for gvt_interval events of the work redone
           }
+        } else if (round_open_ && round_outlasted_silence()) {
+          stop_on_silence(steady_seconds() - round_opened_s_);
         }
       }
       if (executed >= gvt_interval_) {
@@ -174,7 +176,7 @@ class OptimisticKernel final : public KernelPort {
         executed = 0;
         until_poll = 0;
         idle_.wait();
-        if (idle_.silent()) stop_on_silence();
+        if (idle_.silent()) stop_on_silence(idle_.waited_s());
         continue;
       }
       idle_.heard();
@@ -617,9 +619,9 @@ class OptimisticKernel final : public KernelPort {
 
   // ---- messages, GVT, commit ---------------------------------------------------------------
 
-  [[noreturn, gnu::cold]] void stop_on_silence() const {
+  [[noreturn, gnu::cold]] void stop_on_silence(double waited_s) const {
     const int peer = transport_.waiting_for();
-    throw RunError("no word for " + std::to_string(static_cast<long long>(idle_.waited_s())) + " s from " +
+    throw RunError("no word for " + std::to_string(static_cast<long long>(waited_s)) + " s from " +
                    (peer >= 0 ? "rank " + std::to_string(peer) : std::string("the other ranks")) +
                    ", whose part of a GVT round this rank waits for: it may have stopped or hung "
                    "(engine.silence_timeout_s = " +
@@ -637,8 +639,19 @@ class OptimisticKernel final : public KernelPort {
   // contribution; round_ended() tests it at each poll, contributes again while white messages
   // were in transit, and at the end sets GVT. Rank 0's clock is asked once a round whether a
   // checkpoint is due, so that a checkpoint's minimum gap counts rounds.
+  // Whether the open round has outlasted the silence timeout: a peer that stopped is noticed
+  // even while this rank has its own events to run (it runs ahead optimistically, and would
+  // otherwise wait with nothing to run only once its throttles stopped it, which on a busy
+  // machine took more than 30 s). The clock is read every 64th poll.
+  bool round_outlasted_silence() {
+    if (config_.silence_timeout_s <= 0 || ++polls_since_silence_check_ < 64) return false;
+    polls_since_silence_check_ = 0;
+    return steady_seconds() - round_opened_s_ > config_.silence_timeout_s;
+  }
+
   void open_round() {
     ++stats_.gvt_rounds;
+    round_opened_s_ = steady_seconds();
     checkpoint_wanted_ = transport_.rank() == 0 && checkpointer_.due();
     transport_.begin_round();
     exchange_messages();
@@ -871,6 +884,8 @@ class OptimisticKernel final : public KernelPort {
   bool checkpoint_agreed_ = false;                     // by the last GVT round
   Time saved_gvt_ = std::numeric_limits<Time>::min();  // GVT of the newest checkpoint
   bool round_open_ = false;                            // a GVT round's reduction is in flight
+  double round_opened_s_ = 0;                          // when it opened (steady_seconds)
+  std::uint32_t polls_since_silence_check_ = 0;
   // The optimism window and GVT interval in force: the configured ones, or the tuner's.
   Time window_;
   std::uint64_t gvt_interval_;
